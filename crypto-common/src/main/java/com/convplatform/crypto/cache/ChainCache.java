@@ -1,0 +1,153 @@
+package com.convplatform.crypto.cache;
+
+import static com.convplatform.crypto.FailureCode.CERT_FETCH_FAILED;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.chain.ValidatedChain;
+
+/**
+ * A bounded cache of validated chains keyed by normalised certificate URL. At most one download per URL runs at a
+ * time (other callers wait for it); entries are dropped least-recently-used beyond the size limit and reloaded after
+ * their maximum age. Validity is not decided here: callers re-check {@link ValidatedChain#checkValidAt} on every hit.
+ * Failures are not cached.
+ */
+public final class ChainCache {
+    /** Loads and validates the chain for a key. */
+    @FunctionalInterface
+    public interface Loader {
+        ValidatedChain load(String key) throws VerificationException;
+    }
+
+    /** A cached chain and when it was loaded. */
+    public record Entry(ValidatedChain chain, Instant loadedAt) {
+    }
+
+    private final int maxEntries;
+    private final Duration maxAge;
+    private final Duration waitLimit;
+    private final Clock clock;
+    private final Map<String, Entry> entries;
+    private final ConcurrentHashMap<String, CompletableFuture<Entry>> inFlight = new ConcurrentHashMap<>();
+
+    /**
+     * @param maxEntries most URLs kept
+     * @param maxAge an entry older than this is downloaded again
+     * @param waitLimit how long a caller waits for another caller's download of the same URL
+     */
+    public ChainCache(int maxEntries, Duration maxAge, Duration waitLimit, Clock clock) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries must be at least 1");
+        }
+        this.maxEntries = maxEntries;
+        this.maxAge = Objects.requireNonNull(maxAge, "maxAge");
+        this.waitLimit = Objects.requireNonNull(waitLimit, "waitLimit");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.entries = new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+                return size() > ChainCache.this.maxEntries;
+            }
+        };
+    }
+
+    /** The cached entry for {@code key}, loading it when absent or too old. */
+    public Entry get(String key, Loader loader) throws VerificationException {
+        Entry e;
+        synchronized (entries) {
+            e = entries.get(key);
+        }
+        if (e != null && !clock.instant().isAfter(e.loadedAt().plus(maxAge))) {
+            return e;
+        }
+        return load(key, loader, e);
+    }
+
+    /**
+     * Loads {@code key} again unless another caller already replaced {@code stale} (or the entry is younger than
+     * {@code minAge}, in which case the current entry is returned): used once after a signature mismatch, so that a
+     * rotated certificate is picked up without letting bad requests trigger a download each.
+     */
+    public Entry refresh(String key, Entry stale, Duration minAge, Loader loader) throws VerificationException {
+        Entry current;
+        synchronized (entries) {
+            current = entries.get(key);
+        }
+        if (current != null && current != stale) {
+            return current;
+        }
+        if (stale != null && clock.instant().isBefore(stale.loadedAt().plus(minAge))) {
+            return stale;
+        }
+        return load(key, loader, stale);
+    }
+
+    /** Removes an entry. */
+    public void invalidate(String key) {
+        synchronized (entries) {
+            entries.remove(key);
+        }
+    }
+
+    public int size() {
+        synchronized (entries) {
+            return entries.size();
+        }
+    }
+
+    private Entry load(String key, Loader loader, Entry previous) throws VerificationException {
+        CompletableFuture<Entry> mine = new CompletableFuture<>();
+        CompletableFuture<Entry> running = inFlight.putIfAbsent(key, mine);
+        if (running != null) {
+            return await(running, key);
+        }
+        try {
+            Entry fresh = new Entry(loader.load(key), clock.instant());
+            synchronized (entries) {
+                entries.put(key, fresh);
+            }
+            mine.complete(fresh);
+            return fresh;
+        } catch (VerificationException | RuntimeException ex) {
+            mine.completeExceptionally(ex);
+            if (previous != null) {
+                synchronized (entries) {
+                    entries.remove(key, previous);
+                }
+            }
+            throw ex;
+        } finally {
+            inFlight.remove(key, mine);
+        }
+    }
+
+    private Entry await(CompletableFuture<Entry> running, String key) throws VerificationException {
+        try {
+            return running.get(waitLimit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof VerificationException ve) {
+                throw ve;
+            }
+            throw new VerificationException(CERT_FETCH_FAILED, "Loading " + key + " failed: " + e.getCause(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new VerificationException(CERT_FETCH_FAILED, "Timed out waiting for the download of " + key, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new VerificationException(CERT_FETCH_FAILED, "Interrupted while waiting for " + key, e);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package com.convplatform.crypto.chain;
+
+import static com.convplatform.crypto.FailureCode.CERT_EXPIRED;
+import static com.convplatform.crypto.FailureCode.CERT_NOT_YET_VALID;
+
+import java.security.PublicKey;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.List;
+
+import com.convplatform.crypto.VerificationException;
+
+/**
+ * A chain that passed {@link ChainValidator}: the certificates in path order (signing certificate first, the trust
+ * anchor excluded) and the window in which all of them are valid. Cached chains call {@link #checkValidAt(Instant)}
+ * on every use.
+ *
+ * @param certificates the path, signing certificate first
+ * @param notBefore the latest Not Before of the path
+ * @param notAfter the earliest Not After of the path
+ */
+public record ValidatedChain(List<X509Certificate> certificates, Instant notBefore, Instant notAfter) {
+
+    public ValidatedChain {
+        certificates = List.copyOf(certificates);
+        if (certificates.isEmpty()) {
+            throw new IllegalArgumentException("empty chain");
+        }
+    }
+
+    /** Builds the record from a path, computing the common validity window. */
+    public static ValidatedChain of(List<X509Certificate> path) {
+        Instant nb = Instant.MIN;
+        Instant na = Instant.MAX;
+        for (X509Certificate c : path) {
+            Instant b = c.getNotBefore().toInstant();
+            Instant a = c.getNotAfter().toInstant();
+            nb = b.isAfter(nb) ? b : nb;
+            na = a.isBefore(na) ? a : na;
+        }
+        return new ValidatedChain(path, nb, na);
+    }
+
+    /** The signing certificate. */
+    public X509Certificate leaf() {
+        return certificates.get(0);
+    }
+
+    /** The signing certificate's public key. */
+    public PublicKey publicKey() {
+        return leaf().getPublicKey();
+    }
+
+    /** Throws {@code CERT_EXPIRED} or {@code CERT_NOT_YET_VALID} unless every certificate is valid at {@code at}. */
+    public void checkValidAt(Instant at) throws VerificationException {
+        if (at.isBefore(notBefore)) {
+            throw new VerificationException(CERT_NOT_YET_VALID,
+                    "A certificate of the chain is valid only from " + notBefore + " (now " + at + ")");
+        }
+        if (at.isAfter(notAfter)) {
+            throw new VerificationException(CERT_EXPIRED,
+                    "A certificate of the chain expired at " + notAfter + " (now " + at + ")");
+        }
+    }
+}

@@ -1,0 +1,282 @@
+package com.convplatform.crypto.fetch;
+
+import static com.convplatform.crypto.FailureCode.CERT_FETCH_FAILED;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.url.CertificateUrl;
+
+/**
+ * Downloads a certificate document over HTTPS with hard limits: one GET, HTTP/1.1, TLS 1.2 or 1.3 with host name
+ * verification, a connect time-out, one overall deadline for the whole response, a byte limit enforced while
+ * reading, status 200 only, and redirects never followed. Small on purpose: every byte it accepts is under our
+ * control, and the {@link HostOverrides} seam can point a host at a test server without weakening TLS.
+ */
+public final class CertificateFetcher {
+    /** Default limit for a downloaded document: 64 KiB. */
+    public static final int DEFAULT_MAX_BYTES = 64 * 1024;
+    private static final int MAX_HEADER_BYTES = 16 * 1024;
+
+    private final SSLContext sslContext;
+    private final Duration connectTimeout;
+    private final Duration totalTimeout;
+    private final int maxBytes;
+    private final HostOverrides overrides;
+
+    /**
+     * @param sslContext trust for the download's TLS; {@link #defaultSslContext()} for the JVM's roots
+     * @param connectTimeout time allowed to open the TCP connection
+     * @param totalTimeout time allowed from the TLS handshake to the last byte
+     * @param maxBytes largest response body accepted
+     * @param overrides where to connect instead of DNS, normally {@link HostOverrides#none()}
+     */
+    public CertificateFetcher(SSLContext sslContext, Duration connectTimeout, Duration totalTimeout, int maxBytes,
+            HostOverrides overrides) {
+        this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
+        this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
+        this.totalTimeout = Objects.requireNonNull(totalTimeout, "totalTimeout");
+        this.overrides = Objects.requireNonNull(overrides, "overrides");
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes must be positive");
+        }
+        this.maxBytes = maxBytes;
+    }
+
+    /** The JVM's roots, 2 s to connect, 5 s in all, 64 KiB, no overrides. */
+    public static CertificateFetcher withDefaults() {
+        return new CertificateFetcher(defaultSslContext(), Duration.ofSeconds(2), Duration.ofSeconds(5),
+                DEFAULT_MAX_BYTES, HostOverrides.none());
+    }
+
+    /** The JVM's default SSL context (its roots). */
+    public static SSLContext defaultSslContext() {
+        try {
+            return SSLContext.getDefault();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("TLS is not available", e);
+        }
+    }
+
+    public int maxBytes() {
+        return maxBytes;
+    }
+
+    /** Downloads {@code url} and returns the response body. */
+    public byte[] fetch(CertificateUrl url) throws VerificationException {
+        InetSocketAddress target = overrides.lookup(url.host())
+                .orElseGet(() -> new InetSocketAddress(url.host(), url.port()));
+        if (target.isUnresolved()) {
+            throw new VerificationException(CERT_FETCH_FAILED,
+                    "Downloading " + url + " failed: the host name '" + url.host() + "' does not resolve");
+        }
+        long deadline = System.nanoTime() + totalTimeout.toNanos();
+        try (Socket raw = new Socket()) {
+            raw.connect(target, (int) Math.max(1, connectTimeout.toMillis()));
+            raw.setSoTimeout(remainingMillis(deadline));
+            try (SSLSocket tls = (SSLSocket) sslContext.getSocketFactory().createSocket(raw, url.host(), url.port(),
+                    true)) {
+                SSLParameters params = tls.getSSLParameters();
+                params.setEndpointIdentificationAlgorithm("HTTPS");
+                params.setProtocols(new String[]{"TLSv1.3", "TLSv1.2"});
+                params.setServerNames(List.of(new javax.net.ssl.SNIHostName(url.host())));
+                tls.setSSLParameters(params);
+                tls.startHandshake();
+                OutputStream out = tls.getOutputStream();
+                String request = "GET " + url.path() + " HTTP/1.1\r\nHost: " + url.host()
+                        + "\r\nAccept: application/json, application/x-pem-file, text/plain, */*\r\n"
+                        + "Accept-Encoding: identity\r\nConnection: close\r\nUser-Agent: platform-cert-fetch/1\r\n\r\n";
+                out.write(request.getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                return readResponse(new DeadlineInput(tls, deadline), url);
+            }
+        } catch (SocketTimeoutException e) {
+            throw new VerificationException(CERT_FETCH_FAILED,
+                    "Downloading " + url + " timed out (limit " + totalTimeout.toMillis() + " ms)", e);
+        } catch (SSLException e) {
+            throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url
+                    + " failed in TLS (is the server's certificate valid for the host and trusted?): "
+                    + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + " failed: " + e, e);
+        }
+    }
+
+    private byte[] readResponse(DeadlineInput in, CertificateUrl url) throws IOException, VerificationException {
+        String statusLine = in.readLine(MAX_HEADER_BYTES);
+        String[] status = statusLine.split(" ", 3);
+        if (status.length < 2 || !status[0].startsWith("HTTP/1.")) {
+            throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + ": not an HTTP/1.x response");
+        }
+        int code;
+        try {
+            code = Integer.parseInt(status[1]);
+        } catch (NumberFormatException e) {
+            throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + ": bad status line");
+        }
+        long contentLength = -1;
+        boolean chunked = false;
+        int headerBytes = statusLine.length();
+        while (true) {
+            String line = in.readLine(MAX_HEADER_BYTES);
+            headerBytes += line.length() + 2;
+            if (headerBytes > MAX_HEADER_BYTES) {
+                throw new VerificationException(CERT_FETCH_FAILED,
+                        "Downloading " + url + ": response headers too large");
+            }
+            if (line.isEmpty()) {
+                break;
+            }
+            int colon = line.indexOf(':');
+            if (colon <= 0) {
+                continue;
+            }
+            String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+            String value = line.substring(colon + 1).trim();
+            if (name.equals("content-length")) {
+                try {
+                    contentLength = Long.parseLong(value);
+                } catch (NumberFormatException e) {
+                    throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + ": bad Content-Length");
+                }
+            } else if (name.equals("transfer-encoding")) {
+                chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+            }
+        }
+        if (code >= 300 && code < 400) {
+            throw new VerificationException(CERT_FETCH_FAILED,
+                    "Downloading " + url + ": the server answered " + code
+                            + " (a redirect); redirects are not followed");
+        }
+        if (code != 200) {
+            throw new VerificationException(CERT_FETCH_FAILED,
+                    "Downloading " + url + ": the server answered " + code + ", not 200");
+        }
+        if (contentLength > maxBytes) {
+            throw tooLarge(url);
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        if (chunked) {
+            while (true) {
+                String sizeLine = in.readLine(1024);
+                int semi = sizeLine.indexOf(';');
+                long size;
+                try {
+                    size = Long.parseLong((semi >= 0 ? sizeLine.substring(0, semi) : sizeLine).trim(), 16);
+                } catch (NumberFormatException e) {
+                    throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + ": bad chunk size");
+                }
+                if (size == 0) {
+                    break;
+                }
+                if (body.size() + size > maxBytes) {
+                    throw tooLarge(url);
+                }
+                in.copy(body, size);
+                in.readLine(2);
+            }
+        } else if (contentLength >= 0) {
+            in.copy(body, contentLength);
+        } else {
+            in.copyToEnd(body, maxBytes + 1L);
+            if (body.size() > maxBytes) {
+                throw tooLarge(url);
+            }
+        }
+        return body.toByteArray();
+    }
+
+    private VerificationException tooLarge(CertificateUrl url) {
+        return new VerificationException(CERT_FETCH_FAILED,
+                "Downloading " + url + ": the response is larger than " + maxBytes + " bytes");
+    }
+
+    private static int remainingMillis(long deadline) throws SocketTimeoutException {
+        long ms = (deadline - System.nanoTime()) / 1_000_000;
+        if (ms <= 0) {
+            throw new SocketTimeoutException("deadline passed");
+        }
+        return (int) Math.min(Integer.MAX_VALUE, ms);
+    }
+
+    /** Reads from the socket, re-arming the socket time-out so the whole response respects one deadline. */
+    private static final class DeadlineInput {
+        private final Socket socket;
+        private final InputStream in;
+        private final long deadline;
+
+        DeadlineInput(Socket socket, long deadline) throws IOException {
+            this.socket = socket;
+            this.in = new java.io.BufferedInputStream(socket.getInputStream(), 8192);
+            this.deadline = deadline;
+        }
+
+        private int read() throws IOException {
+            socket.setSoTimeout(remainingMillis(deadline));
+            return in.read();
+        }
+
+        String readLine(int max) throws IOException {
+            StringBuilder sb = new StringBuilder();
+            while (true) {
+                int b = read();
+                if (b < 0) {
+                    throw new IOException("connection closed in the middle of the response");
+                }
+                if (b == '\n') {
+                    int len = sb.length();
+                    if (len > 0 && sb.charAt(len - 1) == '\r') {
+                        sb.setLength(len - 1);
+                    }
+                    return sb.toString();
+                }
+                if (sb.length() >= max) {
+                    throw new IOException("response line too long");
+                }
+                sb.append((char) b);
+            }
+        }
+
+        void copy(ByteArrayOutputStream out, long count) throws IOException {
+            byte[] buf = new byte[8192];
+            long left = count;
+            while (left > 0) {
+                socket.setSoTimeout(remainingMillis(deadline));
+                int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+                if (n < 0) {
+                    throw new IOException("connection closed before the whole body arrived");
+                }
+                out.write(buf, 0, n);
+                left -= n;
+            }
+        }
+
+        void copyToEnd(ByteArrayOutputStream out, long limit) throws IOException {
+            byte[] buf = new byte[8192];
+            while (out.size() < limit) {
+                socket.setSoTimeout(remainingMillis(deadline));
+                int n = in.read(buf, 0, (int) Math.min(buf.length, limit - out.size()));
+                if (n < 0) {
+                    return;
+                }
+                out.write(buf, 0, n);
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package com.convplatform.crypto.time;
+
+import static com.convplatform.crypto.FailureCode.TIMESTAMP_MALFORMED;
+import static com.convplatform.crypto.FailureCode.TIMESTAMP_OUT_OF_WINDOW;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+import com.convplatform.crypto.VerificationException;
+
+/**
+ * The freshness check of spec 5.1 step 4 and 5.2 step 5: a strict {@code YYYY-MM-DDThh:mm:ssZ} timestamp must lie
+ * within N seconds of the clock, in either direction. The boundary is inside: a difference of exactly N seconds is
+ * accepted, N + 1 is refused (the format has whole seconds only).
+ */
+public final class TimestampWindow {
+    /** Spec 5.1 and section 8: management requests. */
+    public static final Duration MANAGEMENT = Duration.ofSeconds(150);
+    /** Spec 5.2 and section 8: hook requests. */
+    public static final Duration HOOK = Duration.ofSeconds(120);
+
+    private static final Pattern SHAPE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z");
+    private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'")
+            .withResolverStyle(ResolverStyle.STRICT);
+
+    private final Duration tolerance;
+    private final Clock clock;
+
+    public TimestampWindow(Duration tolerance, Clock clock) {
+        this.tolerance = Objects.requireNonNull(tolerance, "tolerance");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (tolerance.isNegative()) {
+            throw new IllegalArgumentException("tolerance must not be negative");
+        }
+    }
+
+    /** Parses a strict {@code YYYY-MM-DDThh:mm:ssZ} timestamp. */
+    public static Instant parse(String value) throws VerificationException {
+        if (value == null || value.isEmpty()) {
+            throw new VerificationException(TIMESTAMP_MALFORMED, "The timestamp is missing");
+        }
+        if (!SHAPE.matcher(value).matches()) {
+            throw new VerificationException(TIMESTAMP_MALFORMED, "The timestamp '" + abbreviate(value)
+                    + "' is not of the form YYYY-MM-DDThh:mm:ssZ (UTC, whole seconds, capital T and Z)");
+        }
+        try {
+            return LocalDateTime.parse(value, FORMAT).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            throw new VerificationException(TIMESTAMP_MALFORMED,
+                    "The timestamp '" + value + "' is not a real date and time", e);
+        }
+    }
+
+    /** Formats an instant as {@code YYYY-MM-DDThh:mm:ssZ}, truncated to the second. */
+    public static String format(Instant instant) {
+        return FORMAT.format(LocalDateTime.ofInstant(instant.truncatedTo(ChronoUnit.SECONDS), ZoneOffset.UTC));
+    }
+
+    /** The current time of {@code clock}, formatted. */
+    public static String now(Clock clock) {
+        return format(clock.instant());
+    }
+
+    /**
+     * Checks that {@code value} parses and lies within the window.
+     *
+     * @return the parsed instant
+     */
+    public Instant check(String value) throws VerificationException {
+        Instant ts = parse(value);
+        Instant now = clock.instant();
+        Duration skew = Duration.between(ts, now).abs();
+        if (skew.compareTo(tolerance) > 0) {
+            String direction = ts.isBefore(now) ? "in the past" : "in the future";
+            throw new VerificationException(TIMESTAMP_OUT_OF_WINDOW,
+                    "The timestamp " + value + " is " + skew.toSeconds() + " s " + direction + "; at most "
+                            + tolerance.toSeconds() + " s either way is accepted (server time " + format(now)
+                            + "); sync the clock (NTP) and sign just before sending");
+        }
+        return ts;
+    }
+
+    public Duration tolerance() {
+        return tolerance;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+    }
+}
