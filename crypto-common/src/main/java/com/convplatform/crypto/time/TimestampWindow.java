@@ -20,7 +20,7 @@ import com.convplatform.crypto.VerificationException;
 /**
  * The freshness check of spec 5.1 step 4 and 5.2 step 5: a strict {@code YYYY-MM-DDThh:mm:ssZ} timestamp must lie
  * within N seconds of the clock, in either direction. The boundary is inside: a difference of exactly N seconds is
- * accepted, N + 1 is refused (the format has whole seconds only).
+ * accepted, N + 1 is refused. The clock is truncated to whole seconds first, as the format has no fraction.
  */
 public final class TimestampWindow {
     /** Spec 5.1 and section 8: management requests. */
@@ -77,7 +77,8 @@ public final class TimestampWindow {
      */
     public Instant check(String value) throws VerificationException {
         Instant ts = parse(value);
-        Instant now = clock.instant();
+        // The format has whole seconds, so the clock is read at whole seconds too.
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Duration skew = Duration.between(ts, now).abs();
         if (skew.compareTo(tolerance) > 0) {
             String direction = ts.isBefore(now) ? "in the past" : "in the future";

@@ -1,0 +1,140 @@
+package com.convplatform.crypto.management;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.crypto.FailureCode;
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.fetch.CertificateFetcher;
+import com.convplatform.crypto.fetch.HostOverrides;
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.CertificateBuilder;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.sig.SignatureAlgorithm;
+import com.convplatform.crypto.testing.HttpsTestServer;
+import com.convplatform.crypto.testing.TestPki;
+import com.convplatform.crypto.time.TimestampWindow;
+
+class ManagementRequestVerifierTest {
+    static final String FQDN = "client.example.com";
+    static TestPki pki;
+    static HttpsTestServer server;
+    static TestPki.Leaf rsaLeaf;
+    static TestPki.Leaf ecLeaf;
+
+    @BeforeAll
+    static void start() {
+        pki = TestPki.create();
+        server = HttpsTestServer.start(pki, FQDN);
+        rsaLeaf = pki.leaf(KeyPairs.rsa(), FQDN);
+        ecLeaf = pki.leaf(KeyPairs.ecP256(), FQDN);
+        server.serve("/client.api/rsa.pem", "application/x-pem-file", Pem.toPem(rsaLeaf.chain()));
+        server.serve("/client.api/ec.pem", "application/x-pem-file", Pem.toPem(ecLeaf.chain()));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private ManagementRequestVerifier verifier(Clock clock) {
+        CertificateFetcher fetcher = new CertificateFetcher(pki.clientContext(), Duration.ofSeconds(2),
+                Duration.ofSeconds(5), 65536, HostOverrides.parse(List.of(server.override(FQDN))));
+        return ManagementRequestVerifier.builder().trustAnchors(pki.anchors()).fetcher(fetcher).clock(clock).build();
+    }
+
+    private static byte[] body(String ts) {
+        return ("{\"client_id\":\"c1\",\"fqdn\":\"" + FQDN + "\",\"timestamp\":\"" + ts + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void caSignedRsaAndEcRequestsVerifyAndTheChainIsDownloadedOnce() throws Exception {
+        Clock clock = Clock.systemUTC();
+        ManagementRequestVerifier v = verifier(clock);
+        String ts = TimestampWindow.now(clock);
+        byte[] b = body(ts);
+        for (int i = 0; i < 3; i++) {
+            var ok = v.verify(new ManagementRequestVerifier.Request(b, FQDN, ts,
+                    new ManagementRequestSigner(rsaLeaf.key().getPrivate()).sign(b), "https://CLIENT.example.com:443"
+                            + "/client.api/../client.api/rsa.pem",
+                    null), uuid -> Optional.empty());
+            assertEquals(SignatureAlgorithm.SHA1_WITH_RSA, ok.algorithm());
+            assertEquals("https://client.example.com/client.api/rsa.pem", ok.certificateSource());
+        }
+        var ec = v.verify(new ManagementRequestVerifier.Request(b, FQDN, ts,
+                new ManagementRequestSigner(ecLeaf.key().getPrivate()).sign(b),
+                "https://client.example.com/client.api/ec.pem", null), uuid -> Optional.empty());
+        assertEquals(SignatureAlgorithm.SHA1_WITH_ECDSA, ec.algorithm());
+        assertEquals(1, server.hits("/client.api/rsa.pem"));
+    }
+
+    @Test
+    void selfSignedRegisteredCertificateVerifiesAndUnknownIdIsRefused() throws Exception {
+        KeyPair kp = KeyPairs.ecP256();
+        var cert = CertificateBuilder.selfSigned(kp, FQDN, Instant.now().plus(Duration.ofDays(30)), FQDN);
+        Clock clock = Clock.systemUTC();
+        ManagementRequestVerifier v = verifier(clock);
+        String ts = TimestampWindow.now(clock);
+        byte[] b = body(ts);
+        String sig = new ManagementRequestSigner(kp.getPrivate()).sign(b);
+        v.verify(new ManagementRequestVerifier.Request(b, FQDN, ts, sig, null, "u-1"),
+                uuid -> uuid.equals("u-1") ? Optional.of(cert) : Optional.empty());
+        var e = assertThrows(VerificationException.class,
+                () -> v.verify(new ManagementRequestVerifier.Request(b, FQDN, ts, sig, null, "u-2"),
+                        uuid -> uuid.equals("u-1") ? Optional.of(cert) : Optional.empty()));
+        assertEquals(FailureCode.CERT_UNKNOWN, e.code());
+    }
+
+    @Test
+    void tamperedBodyStaleTimestampAndBadHeadersAreRefusedWithTheirCodes() throws Exception {
+        Instant now = Instant.now();
+        ManagementRequestVerifier v = verifier(Clock.fixed(now, ZoneOffset.UTC));
+        String ts = TimestampWindow.format(now);
+        byte[] b = body(ts);
+        String sig = new ManagementRequestSigner(rsaLeaf.key().getPrivate()).sign(b);
+        String url = "https://client.example.com/client.api/rsa.pem";
+        byte[] tampered = body(TimestampWindow.format(now.plusSeconds(1)));
+        assertEquals(FailureCode.SIGNATURE_MISMATCH, assertThrows(VerificationException.class,
+                () -> v.verify(new ManagementRequestVerifier.Request(tampered, FQDN, ts, sig, url, null),
+                        u -> Optional.empty()))
+                .code());
+        String old = TimestampWindow.format(now.minusSeconds(151));
+        byte[] oldBody = body(old);
+        String oldSig = new ManagementRequestSigner(rsaLeaf.key().getPrivate()).sign(oldBody);
+        assertEquals(FailureCode.TIMESTAMP_OUT_OF_WINDOW, assertThrows(VerificationException.class,
+                () -> v.verify(new ManagementRequestVerifier.Request(oldBody, FQDN, old, oldSig, url, null),
+                        u -> Optional.empty()))
+                .code());
+        String edge = TimestampWindow.format(now.minusSeconds(150));
+        byte[] edgeBody = body(edge);
+        v.verify(new ManagementRequestVerifier.Request(edgeBody, FQDN, edge,
+                new ManagementRequestSigner(rsaLeaf.key().getPrivate()).sign(edgeBody), url, null),
+                u -> Optional.empty());
+        assertEquals(FailureCode.CERT_HEADERS, assertThrows(VerificationException.class,
+                () -> v.verify(new ManagementRequestVerifier.Request(b, FQDN, ts, sig, url, "x"),
+                        u -> Optional.empty()))
+                .code());
+        assertEquals(FailureCode.CERT_URL_HOST, assertThrows(VerificationException.class,
+                () -> v.verify(new ManagementRequestVerifier.Request(b, FQDN, ts, sig,
+                        "https://other.example.com/client.api/rsa.pem", null), u -> Optional.empty()))
+                .code());
+        assertEquals(FailureCode.CERT_FETCH_FAILED, assertThrows(VerificationException.class,
+                () -> v.verify(new ManagementRequestVerifier.Request(b, FQDN, ts, sig,
+                        "https://client.example.com/client.api/missing.pem", null), u -> Optional.empty()))
+                .code());
+    }
+}
