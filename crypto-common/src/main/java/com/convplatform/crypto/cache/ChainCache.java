@@ -92,7 +92,18 @@ public final class ChainCache {
         if (stale != null && clock.instant().isBefore(stale.loadedAt().plus(minAge))) {
             return stale;
         }
-        return load(key, loader, stale);
+        try {
+            return load(key, loader, stale);
+        } catch (VerificationException | RuntimeException failed) {
+            if (stale != null) {
+                // Keep what we had, but count the attempt: the next refresh waits minAge again, so requests with
+                // bad signatures cannot turn into one download each while the certificate server is failing.
+                synchronized (entries) {
+                    entries.putIfAbsent(key, new Entry(stale.chain(), clock.instant()));
+                }
+            }
+            throw failed;
+        }
     }
 
     /** Removes an entry. */
@@ -115,6 +126,15 @@ public final class ChainCache {
             return await(running, key);
         }
         try {
+            Entry current;
+            synchronized (entries) {
+                current = entries.get(key);
+            }
+            if (current != null && current != previous && !clock.instant().isAfter(current.loadedAt().plus(maxAge))) {
+                // Another caller finished loading between our look-up and our claim: use its result.
+                mine.complete(current);
+                return current;
+            }
             Entry fresh = new Entry(loader.load(key), clock.instant());
             synchronized (entries) {
                 entries.put(key, fresh);
@@ -130,6 +150,9 @@ public final class ChainCache {
             }
             throw ex;
         } finally {
+            if (!mine.isDone()) {
+                mine.completeExceptionally(new IllegalStateException("loading " + key + " did not complete"));
+            }
             inFlight.remove(key, mine);
         }
     }

@@ -151,7 +151,11 @@ public final class CertificateFetcher {
             String value = line.substring(colon + 1).trim();
             if (name.equals("content-length")) {
                 try {
-                    contentLength = Long.parseLong(value);
+                    long parsed = Long.parseLong(value);
+                    if (parsed < 0 || (contentLength >= 0 && contentLength != parsed)) {
+                        throw new NumberFormatException("negative or conflicting");
+                    }
+                    contentLength = parsed;
                 } catch (NumberFormatException e) {
                     throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + ": bad Content-Length");
                 }
@@ -182,10 +186,13 @@ public final class CertificateFetcher {
                 } catch (NumberFormatException e) {
                     throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + ": bad chunk size");
                 }
+                if (size < 0) {
+                    throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + ": bad chunk size");
+                }
                 if (size == 0) {
                     break;
                 }
-                if (body.size() + size > maxBytes) {
+                if (size > maxBytes - body.size()) {
                     throw tooLarge(url);
                 }
                 in.copy(body, size);

@@ -101,14 +101,21 @@ public final class HookVerifier {
         }
         byte[] sig = Signatures.decodeBase64(signature);
         if (!verifies(entry, rawBody, sig)) {
-            ChainCache.Entry refreshed = cache.refresh(key, entry, refetchAfter, loader);
+            ChainCache.Entry refreshed;
+            try {
+                refreshed = cache.refresh(key, entry, refetchAfter, loader);
+                refreshed.chain().checkValidAt(clock.instant());
+            } catch (VerificationException refetchFailed) {
+                throw new VerificationException(SIGNATURE_MISMATCH, "The signature does not verify with the platform"
+                        + " certificate from " + key + ", and downloading it again to look for a new key failed ("
+                        + refetchFailed.code() + ": " + refetchFailed.getMessage() + ")", refetchFailed);
+            }
             if (refreshed == entry || !verifies(refreshed, rawBody, sig)) {
                 throw new VerificationException(SIGNATURE_MISMATCH,
                         "The signature does not verify over the " + rawBody.length
                                 + " raw body bytes with the platform certificate from " + key
                                 + "; verify the bytes exactly as received, before decoding JSON");
             }
-            refreshed.chain().checkValidAt(clock.instant());
             entry = refreshed;
         }
         String ts;
@@ -200,6 +207,12 @@ public final class HookVerifier {
 
         public Builder providers(CryptoProviders providers) {
             this.providers = providers;
+            return this;
+        }
+
+        /** Most certificate URLs kept (default 16; a receiver normally sees one or two). */
+        public Builder cacheSize(int size) {
+            this.cacheSize = size;
             return this;
         }
 

@@ -137,8 +137,16 @@ public final class ManagementRequestVerifier {
         byte[] signature = Signatures.decodeBase64(request.signature());
         SignatureAlgorithm algorithm = Signatures.managementAlgorithm(entry.chain().publicKey());
         if (!Signatures.verify(algorithm, entry.chain().publicKey(), request.body(), signature, providers)) {
-            ChainCache.Entry refreshed = hasUrl ? cache.refresh(key, entry, refetchAfter, loader) : entry;
-            refreshed.chain().checkValidAt(clock.instant());
+            ChainCache.Entry refreshed;
+            try {
+                refreshed = hasUrl ? cache.refresh(key, entry, refetchAfter, loader) : entry;
+                refreshed.chain().checkValidAt(clock.instant());
+            } catch (VerificationException refetchFailed) {
+                throw new VerificationException(SIGNATURE_MISMATCH, "The signature does not verify with the key of "
+                        + entry.chain().leaf().getSubjectX500Principal().getName()
+                        + ", and downloading the certificate again to look for a new key failed ("
+                        + refetchFailed.code() + ": " + refetchFailed.getMessage() + ")", refetchFailed);
+            }
             algorithm = Signatures.managementAlgorithm(refreshed.chain().publicKey());
             if (refreshed == entry || !Signatures.verify(algorithm, refreshed.chain().publicKey(), request.body(),
                     signature, providers)) {

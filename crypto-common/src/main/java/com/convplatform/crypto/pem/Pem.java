@@ -113,13 +113,12 @@ public final class Pem {
         }
         try (PEMParser parser = new PEMParser(new StringReader(pem))) {
             Object object;
-            JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-            while ((object = parser.readObject()) != null) {
+            while ((object = readObject(parser)) != null) {
                 if (object instanceof PEMKeyPair pair) {
-                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
+                    return toPrivateKey(pair.getPrivateKeyInfo());
                 }
                 if (object instanceof PrivateKeyInfo info) {
-                    return converter.getPrivateKey(info);
+                    return toPrivateKey(info);
                 }
                 if (object instanceof PEMEncryptedKeyPair || object instanceof PKCS8EncryptedPrivateKeyInfo) {
                     throw new IllegalArgumentException(
@@ -127,7 +126,7 @@ public final class Pem {
                 }
                 if (!(object instanceof org.bouncycastle.asn1.x9.X9ECParameters
                         || object instanceof org.bouncycastle.asn1.ASN1ObjectIdentifier)) {
-                    throw new IllegalArgumentException("Found a " + object.getClass().getSimpleName()
+                    throw new IllegalArgumentException("Found " + describe(object)
                             + " where a PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY block was expected");
                 }
             }
@@ -136,6 +135,34 @@ public final class Pem {
         }
         throw new IllegalArgumentException(
                 "No private key found: expected a PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY block");
+    }
+
+    private static String describe(Object pemObject) {
+        if (pemObject instanceof org.bouncycastle.cert.X509CertificateHolder) {
+            return "a certificate (CERTIFICATE block)";
+        }
+        if (pemObject instanceof org.bouncycastle.asn1.x509.SubjectPublicKeyInfo
+                || pemObject instanceof org.bouncycastle.asn1.pkcs.RSAPublicKey) {
+            return "a public key";
+        }
+        return "a " + pemObject.getClass().getSimpleName();
+    }
+
+    /** The next PEM object; BouncyCastle reports bad Base64 or ASN.1 with checked and unchecked exceptions alike. */
+    private static Object readObject(PEMParser parser) {
+        try {
+            return parser.readObject();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("The private key is not valid PEM: " + e.getMessage(), e);
+        }
+    }
+
+    private static PrivateKey toPrivateKey(PrivateKeyInfo info) {
+        try {
+            return new JcaPEMKeyConverter().getPrivateKey(info);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("The private key is not a valid RSA or EC key: " + e.getMessage(), e);
+        }
     }
 
     /** PEM of one or more certificates, in the order given. */

@@ -32,9 +32,9 @@ public final class ManagementCertUrlRule implements CertificateUrlRule {
             throw new VerificationException(CERT_URL_HOST,
                     "The certificate URL's host '" + parts.host + "' is not the account's FQDN '" + fqdn + "'");
         }
-        if (!parts.path.startsWith(PATH_PREFIX) || parts.path.length() == PATH_PREFIX.length()) {
+        if (!parts.path.startsWith(PATH_PREFIX)) {
             throw new VerificationException(CERT_URL_PATH, "The certificate URL's path '" + parts.path
-                    + "' (after normalisation) must name a file under " + PATH_PREFIX + " (case-sensitive)");
+                    + "' (after normalisation) must start with " + PATH_PREFIX + " (case-sensitive)");
         }
         parts.checkPort();
         return new CertificateUrl(parts.host, parts.path);

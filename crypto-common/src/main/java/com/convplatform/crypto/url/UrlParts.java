@@ -20,6 +20,9 @@ final class UrlParts {
     /** Longest URL we look at; real certificate URLs are far shorter. */
     static final int MAX_LENGTH = 2048;
 
+    /** Characters allowed in a path besides letters and digits (RFC 3986 pchar and '/', without ';'). */
+    private static final String PATH_CHARS = "-._~!$&'()*+,=:@/%";
+
     final String host;
     final String path;
     final String port; // null when absent
@@ -47,7 +50,7 @@ final class UrlParts {
             if (c <= 0x20 || c >= 0x7f) {
                 throw new VerificationException(CERT_URL_MALFORMED,
                         "The certificate URL contains a space, control or non-ASCII character at index " + i
-                                + "; percent-encode nothing and send the plain URL");
+                                + "; send a plain ASCII URL");
             }
             if (c == '\\') {
                 throw new VerificationException(CERT_URL_MALFORMED,
@@ -161,16 +164,29 @@ final class UrlParts {
      * backslashes and control characters are refused: a server could decode them after we checked the path.
      */
     static String normalisePath(String rawPath) throws VerificationException {
+        for (int i = 0; i < rawPath.length(); i++) {
+            char c = rawPath.charAt(i);
+            if (c == ';') {
+                throw new VerificationException(CERT_URL_MALFORMED, "The certificate URL's path has a ';'; path"
+                        + " parameters are read differently by different servers (for example '..;/')");
+            }
+            if (PATH_CHARS.indexOf(c) < 0 && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z')
+                    && !(c >= '0' && c <= '9')) {
+                throw new VerificationException(CERT_URL_MALFORMED, "The certificate URL's path has the character '"
+                        + c + "', which is not allowed in a URL path unless percent-encoded");
+            }
+        }
         for (int i = rawPath.indexOf('%'); i >= 0; i = rawPath.indexOf('%', i + 1)) {
             if (i + 2 >= rawPath.length() || hex(rawPath.charAt(i + 1)) < 0 || hex(rawPath.charAt(i + 2)) < 0) {
                 throw new VerificationException(CERT_URL_MALFORMED,
                         "The certificate URL's path has a '%' that is not followed by two hex digits");
             }
             int value = hex(rawPath.charAt(i + 1)) * 16 + hex(rawPath.charAt(i + 2));
-            if (value == '.' || value == '/' || value == '\\' || value < 0x20 || value >= 0x7f) {
+            if (value == '.' || value == '/' || value == '\\' || value == '%' || value == ';' || value < 0x20
+                    || value >= 0x7f) {
                 throw new VerificationException(CERT_URL_MALFORMED, "The certificate URL's path encodes '"
-                        + rawPath.substring(i, i + 3)
-                        + "'; encoded dots, slashes, backslashes and control characters are not allowed");
+                        + rawPath.substring(i, i + 3) + "'; encoded dots, slashes, backslashes, '%', ';', control"
+                        + " and non-ASCII characters are not allowed (send the plain character)");
             }
         }
         if (rawPath.isEmpty()) {
