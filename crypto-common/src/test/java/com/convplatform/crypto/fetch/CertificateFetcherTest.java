@@ -1,0 +1,296 @@
+package com.convplatform.crypto.fetch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import javax.net.ssl.SSLContext;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.crypto.FailureCode;
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.testing.HttpsTestServer;
+import com.convplatform.crypto.testing.TestPki;
+import com.convplatform.crypto.url.CertificateUrl;
+import com.convplatform.crypto.url.ManagementCertUrlRule;
+
+/** Issue 2, rule g: one GET with hard limits, no redirects, TLS with the URL's host name. */
+class CertificateFetcherTest {
+    static final String HOST = "client.example.com";
+    static final int LIMIT = 1024;
+    static TestPki pki;
+    static HttpsTestServer server;
+
+    @BeforeAll
+    static void start() {
+        pki = TestPki.create();
+        server = HttpsTestServer.start(pki, HOST);
+        server.serve("/client.api/ok.pem", "application/x-pem-file", "x".repeat(LIMIT));
+        server.serve("/client.api/big.pem", "application/x-pem-file", "x".repeat(LIMIT + 1));
+        server.respond("/client.api/moved.pem", new HttpsTestServer.Response(302, "text/plain",
+                "moved".getBytes(StandardCharsets.US_ASCII), Map.of("Location", "/client.api/ok.pem")));
+        server.respond("/client.api/gone.pem", new HttpsTestServer.Response(301, "text/plain", new byte[0],
+                Map.of("Location", "https://elsewhere.example.com/client.api/ok.pem")));
+        server.respond("/client.api/error.pem",
+                new HttpsTestServer.Response(500, "text/plain", "boom".getBytes(StandardCharsets.US_ASCII), Map.of()));
+        server.respond("/client.api/empty.pem", new HttpsTestServer.Response(204, "text/plain", new byte[0], Map.of()));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    static CertificateUrl url(String path) throws VerificationException {
+        return new ManagementCertUrlRule(HOST).check("https://" + HOST + path);
+    }
+
+    static CertificateFetcher fetcher(SSLContext trust, int port, Duration total) {
+        return new CertificateFetcher(trust, Duration.ofSeconds(2), total, LIMIT,
+                HostOverrides.parse(List.of(HOST + "=127.0.0.1:" + port)));
+    }
+
+    static CertificateFetcher fetcher() {
+        return fetcher(pki.clientContext(), server.port(), Duration.ofSeconds(5));
+    }
+
+    static VerificationException refused(CertificateFetcher f, CertificateUrl url) {
+        VerificationException e = assertThrows(VerificationException.class, () -> f.fetch(url));
+        assertEquals(FailureCode.CERT_FETCH_FAILED, e.code(), e::getMessage);
+        return e;
+    }
+
+    @Test
+    void aBodyUpToTheLimitIsDownloadedThroughTheHostOverride() throws Exception {
+        byte[] body = fetcher().fetch(url("/client.api/ok.pem"));
+        assertEquals("x".repeat(LIMIT), new String(body, StandardCharsets.US_ASCII));
+        assertEquals(LIMIT, fetcher().maxBytes());
+    }
+
+    @Test
+    void redirectsAreNotFollowed() throws Exception {
+        int before = server.hits("/client.api/ok.pem");
+        VerificationException e = refused(fetcher(), url("/client.api/moved.pem"));
+        assertTrue(e.getMessage().contains("answered 302 (a redirect); redirects are not followed"), e.getMessage());
+        refused(fetcher(), url("/client.api/gone.pem"));
+        assertEquals(before, server.hits("/client.api/ok.pem"), "the redirect target was requested");
+    }
+
+    @Test
+    void onlyStatus200IsAccepted() throws Exception {
+        assertTrue(refused(fetcher(), url("/client.api/missing.pem")).getMessage()
+                .endsWith("the server answered 404, not 200"));
+        assertTrue(refused(fetcher(), url("/client.api/error.pem")).getMessage()
+                .endsWith("the server answered 500, not 200"));
+        assertTrue(refused(fetcher(), url("/client.api/empty.pem")).getMessage()
+                .endsWith("the server answered 204, not 200"));
+    }
+
+    @Test
+    void aContentLengthOverTheLimitIsRefused() throws Exception {
+        VerificationException e = refused(fetcher(), url("/client.api/big.pem"));
+        assertEquals("Downloading https://client.example.com/client.api/big.pem: the response is larger than "
+                + LIMIT + " bytes", e.getMessage());
+    }
+
+    @Test
+    void aServerWeDoNotTrustIsRefusedInTls() throws Exception {
+        TestPki other = TestPki.create();
+        VerificationException e = refused(fetcher(other.clientContext(), server.port(), Duration.ofSeconds(5)),
+                url("/client.api/ok.pem"));
+        assertTrue(e.getMessage().contains("failed in TLS"), e.getMessage());
+    }
+
+    @Test
+    void theHostOverrideKeepsTlsHostNameVerification() throws Exception {
+        // a trusted certificate, but for another name: connecting by address must not weaken the name check
+        try (HttpsTestServer wrongName = HttpsTestServer.start(pki, "other.example.com")) {
+            wrongName.serve("/client.api/ok.pem", "text/plain", "x");
+            VerificationException e = refused(fetcher(pki.clientContext(), wrongName.port(), Duration.ofSeconds(5)),
+                    url("/client.api/ok.pem"));
+            assertTrue(e.getMessage().contains("failed in TLS"), e.getMessage());
+            assertEquals(0, wrongName.hits("/client.api/ok.pem"));
+        }
+    }
+
+    @Test
+    void theNormalisedPathAndHostAreWhatIsRequested() throws Exception {
+        try (RawHttpsPeer peer = new RawHttpsPeer(pki.serverContext(HOST), out -> write(out,
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))) {
+            CertificateUrl u = new ManagementCertUrlRule(HOST)
+                    .check("HTTPS://Client.Example.com:443//client.api/x/../cert.pem");
+            assertEquals("ok", new String(fetcher(pki.clientContext(), peer.port(), Duration.ofSeconds(5)).fetch(u),
+                    StandardCharsets.US_ASCII));
+            String head = peer.requests().get(0);
+            assertTrue(head.startsWith("GET /client.api/cert.pem HTTP/1.1\r\nHost: client.example.com\r\n"), head);
+        }
+    }
+
+    @Test
+    void chunkedBodiesAreReassembledAndLimited() throws Exception {
+        try (RawHttpsPeer ok = new RawHttpsPeer(pki.serverContext(HOST), out -> write(out,
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n"))) {
+            assertEquals("hello world", new String(
+                    fetcher(pki.clientContext(), ok.port(), Duration.ofSeconds(5)).fetch(url("/client.api/c.pem")),
+                    StandardCharsets.US_ASCII));
+        }
+        // many small chunks that add up to more than the limit
+        try (RawHttpsPeer big = new RawHttpsPeer(pki.serverContext(HOST), out -> {
+            write(out, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+            for (int i = 0; i < 2 * LIMIT / 100; i++) {
+                write(out, "64\r\n" + "y".repeat(100) + "\r\n");
+            }
+            write(out, "0\r\n\r\n");
+        })) {
+            VerificationException e = refused(fetcher(pki.clientContext(), big.port(), Duration.ofSeconds(5)),
+                    url("/client.api/c.pem"));
+            assertTrue(e.getMessage().endsWith("larger than " + LIMIT + " bytes"), e.getMessage());
+        }
+        // one chunk announced as enormous, after some data (no integer overflow)
+        try (RawHttpsPeer huge = new RawHttpsPeer(pki.serverContext(HOST), out -> write(out,
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n7fffffffffffffff\r\nzzzz"))) {
+            VerificationException e = refused(fetcher(pki.clientContext(), huge.port(), Duration.ofSeconds(5)),
+                    url("/client.api/c.pem"));
+            assertTrue(e.getMessage().endsWith("larger than " + LIMIT + " bytes"), e.getMessage());
+        }
+        try (RawHttpsPeer negative = new RawHttpsPeer(pki.serverContext(HOST), out -> write(out,
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\na\r\n0\r\n\r\n"))) {
+            VerificationException e = refused(fetcher(pki.clientContext(), negative.port(), Duration.ofSeconds(5)),
+                    url("/client.api/c.pem"));
+            assertTrue(e.getMessage().endsWith("bad chunk size"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aStreamedBodyWithoutLengthIsLimited() throws Exception {
+        try (RawHttpsPeer ok = new RawHttpsPeer(pki.serverContext(HOST),
+                out -> write(out, "HTTP/1.0 200 OK\r\n\r\n" + "z".repeat(LIMIT)))) {
+            assertEquals(LIMIT,
+                    fetcher(pki.clientContext(), ok.port(), Duration.ofSeconds(5))
+                            .fetch(url("/client.api/s.pem")).length);
+        }
+        try (RawHttpsPeer big = new RawHttpsPeer(pki.serverContext(HOST), out -> {
+            write(out, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n");
+            for (int i = 0; i < 100; i++) {
+                write(out, "z".repeat(LIMIT));
+            }
+        })) {
+            VerificationException e = refused(fetcher(pki.clientContext(), big.port(), Duration.ofSeconds(5)),
+                    url("/client.api/s.pem"));
+            assertTrue(e.getMessage().endsWith("larger than " + LIMIT + " bytes"), e.getMessage());
+        }
+    }
+
+    @Test
+    void contradictoryOrNegativeLengthsAreRefused() throws Exception {
+        for (String headers : List.of("Content-Length: -1\r\n", "Content-Length: 2\r\nContent-Length: 3\r\n",
+                "Content-Length: 1x\r\n")) {
+            try (RawHttpsPeer peer = new RawHttpsPeer(pki.serverContext(HOST),
+                    out -> write(out, "HTTP/1.1 200 OK\r\n" + headers + "\r\nabc"))) {
+                VerificationException e = refused(fetcher(pki.clientContext(), peer.port(), Duration.ofSeconds(5)),
+                        url("/client.api/l.pem"));
+                assertTrue(e.getMessage().endsWith("bad Content-Length"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aSilentServerHitsTheDeadline() throws Exception {
+        try (RawHttpsPeer silent = new RawHttpsPeer(pki.serverContext(HOST), out -> Thread.sleep(5_000))) {
+            long start = System.nanoTime();
+            VerificationException e = refused(fetcher(pki.clientContext(), silent.port(), Duration.ofMillis(500)),
+                    url("/client.api/slow.pem"));
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(e.getMessage().contains("timed out (limit 500 ms)"), e.getMessage());
+            assertTrue(ms < 3_000, "took " + ms + " ms");
+        }
+    }
+
+    @Test
+    void aServerThatDripsBytesHitsTheOverallDeadline() throws Exception {
+        // every read succeeds quickly, so only a deadline over the whole response stops this
+        try (RawHttpsPeer drip = new RawHttpsPeer(pki.serverContext(HOST), out -> {
+            write(out, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
+            for (int i = 0; i < 1000; i++) {
+                write(out, "d");
+                Thread.sleep(50);
+            }
+        })) {
+            long start = System.nanoTime();
+            VerificationException e = refused(fetcher(pki.clientContext(), drip.port(), Duration.ofMillis(700)),
+                    url("/client.api/drip.pem"));
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(e.getMessage().contains("timed out"), e.getMessage());
+            assertTrue(ms < 3_000, "took " + ms + " ms");
+        }
+    }
+
+    @Test
+    void aClosedPortFailsWithTheUrlInTheMessage() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            port = s.getLocalPort();
+        }
+        VerificationException e = refused(fetcher(pki.clientContext(), port, Duration.ofSeconds(2)),
+                url("/client.api/x.pem"));
+        assertTrue(e.getMessage().startsWith("Downloading https://client.example.com/client.api/x.pem failed"),
+                e.getMessage());
+    }
+
+    @Test
+    void extraRootsAreAddedToTheJvmsRoots() throws Exception {
+        assertEquals(CertificateFetcher.defaultSslContext(), TlsTrust.withExtraRoots(List.of()));
+        assertEquals(CertificateFetcher.defaultSslContext(), TlsTrust.withExtraRoots(null));
+        CertificateFetcher f = fetcher(TlsTrust.withExtraRoots(List.of(pki.root)), server.port(),
+                Duration.ofSeconds(5));
+        assertEquals(LIMIT, f.fetch(url("/client.api/ok.pem")).length);
+        // the JVM's roots alone do not trust the test PKI
+        refused(fetcher(CertificateFetcher.defaultSslContext(), server.port(), Duration.ofSeconds(5)),
+                url("/client.api/ok.pem"));
+    }
+
+    @Test
+    void hostOverridesParseStrictlyAndAreOffByDefault() {
+        assertTrue(HostOverrides.none().isEmpty());
+        assertTrue(HostOverrides.parse(List.of("", "  ")).isEmpty());
+        HostOverrides o = HostOverrides.parse(List.of(" Client.Example.com=127.0.0.1:8443 ", "b.example=[::1]:9"));
+        assertEquals(new InetSocketAddress("127.0.0.1", 8443), o.lookup("CLIENT.example.COM").orElseThrow());
+        assertEquals(9, o.lookup("b.example").orElseThrow().getPort());
+        assertFalse(o.lookup("other.example.com").isPresent());
+        for (String bad : List.of("client.example.com", "=127.0.0.1:1", "h=127.0.0.1", "h=127.0.0.1:",
+                "h=127.0.0.1:x", "h=127.0.0.1:0", "h=127.0.0.1:65536", "h=:443")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> HostOverrides.parse(List.of(bad)), bad);
+            assertTrue(e.getMessage().contains(bad.trim()), e.getMessage());
+        }
+        assertEquals(new InetSocketAddress("127.0.0.1", 1),
+                HostOverrides.of(Map.of("H.example", new InetSocketAddress("127.0.0.1", 1))).lookup("h.example")
+                        .orElseThrow());
+    }
+
+    @Test
+    void theDefaultsAreTheDocumentedOnes() {
+        CertificateFetcher f = CertificateFetcher.withDefaults();
+        assertEquals(CertificateFetcher.DEFAULT_MAX_BYTES, f.maxBytes());
+        assertEquals(64 * 1024, f.maxBytes());
+        assertThrows(IllegalArgumentException.class, () -> new CertificateFetcher(pki.clientContext(),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), 0, HostOverrides.none()));
+    }
+
+    private static void write(OutputStream out, String s) throws java.io.IOException {
+        out.write(s.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+}
