@@ -14,6 +14,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -86,9 +89,15 @@ public final class CertificateFetcher {
             throw new VerificationException(CERT_FETCH_FAILED,
                     "Downloading " + url + " failed: the host name '" + url.host() + "' does not resolve");
         }
-        long deadline = System.nanoTime() + totalTimeout.toNanos();
-        try (Socket raw = new Socket()) {
+        long deadline = Long.MAX_VALUE;
+        Socket raw = new Socket();
+        ScheduledFuture<?> watchdog = null;
+        try (raw) {
             raw.connect(target, (int) Math.max(1, connectTimeout.toMillis()));
+            deadline = System.nanoTime() + totalTimeout.toNanos();
+            // Socket time-outs bound each read, not their sum: a server sending its TLS handshake one byte at a
+            // time would never trip them. Closing the socket at the deadline bounds the whole exchange.
+            watchdog = Watchdog.closeAt(raw, totalTimeout);
             raw.setSoTimeout(remainingMillis(deadline));
             try (SSLSocket tls = (SSLSocket) sslContext.getSocketFactory().createSocket(raw, url.host(), url.port(),
                     true)) {
@@ -107,15 +116,35 @@ public final class CertificateFetcher {
                 return readResponse(new DeadlineInput(tls, deadline), url);
             }
         } catch (SocketTimeoutException e) {
-            throw new VerificationException(CERT_FETCH_FAILED,
-                    "Downloading " + url + " timed out (limit " + totalTimeout.toMillis() + " ms)", e);
-        } catch (SSLException e) {
-            throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url
+            if (watchdog == null) {
+                throw new VerificationException(CERT_FETCH_FAILED, "Connecting to " + url.host() + " for " + url
+                        + " timed out (limit " + connectTimeout.toMillis() + " ms)", e);
+            }
+            throw timedOut(url, e);
+        } catch (IOException e) {
+            if (watchdog != null && (watchdog.isDone() || System.nanoTime() - deadline >= 0)) {
+                throw timedOut(url, e);
+            }
+            throw failed(url, e);
+        } finally {
+            if (watchdog != null) {
+                watchdog.cancel(false);
+            }
+        }
+    }
+
+    private VerificationException timedOut(CertificateUrl url, IOException e) {
+        return new VerificationException(CERT_FETCH_FAILED,
+                "Downloading " + url + " timed out (limit " + totalTimeout.toMillis() + " ms)", e);
+    }
+
+    private static VerificationException failed(CertificateUrl url, IOException e) {
+        if (e instanceof SSLException) {
+            return new VerificationException(CERT_FETCH_FAILED, "Downloading " + url
                     + " failed in TLS (is the server's certificate valid for the host and trusted?): "
                     + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + " failed: " + e, e);
         }
+        return new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + " failed: " + e, e);
     }
 
     private byte[] readResponse(DeadlineInput in, CertificateUrl url) throws IOException, VerificationException {
@@ -220,6 +249,30 @@ public final class CertificateFetcher {
             throw new SocketTimeoutException("deadline passed");
         }
         return (int) Math.min(Integer.MAX_VALUE, ms);
+    }
+
+    /** One daemon thread that closes sockets whose deadline passed; idle unless a download is running. */
+    private static final class Watchdog {
+        private static final ScheduledThreadPoolExecutor TIMER;
+
+        static {
+            TIMER = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "certificate-fetch-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+            TIMER.setRemoveOnCancelPolicy(true);
+        }
+
+        static ScheduledFuture<?> closeAt(Socket socket, Duration after) {
+            return TIMER.schedule(() -> {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // closing is all we want
+                }
+            }, Math.max(1, after.toMillis()), TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Reads from the socket, re-arming the socket time-out so the whole response respects one deadline. */

@@ -238,6 +238,47 @@ class CertificateFetcherTest {
     }
 
     @Test
+    void aServerThatDripsItsTlsHandshakeHitsTheOverallDeadline() throws Exception {
+        // a relay that passes the real server's handshake on one byte every 20 ms: no single read ever waits long
+        try (RawHttpsPeer upstream = new RawHttpsPeer(pki.serverContext(HOST),
+                out -> write(out, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+                ServerSocket relay = new ServerSocket(0, 5, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Thread accept = new Thread(() -> {
+                try (java.net.Socket client = relay.accept();
+                        java.net.Socket server = new java.net.Socket("127.0.0.1", upstream.port())) {
+                    Thread up = new Thread(() -> {
+                        try {
+                            client.getInputStream().transferTo(server.getOutputStream());
+                        } catch (java.io.IOException e) {
+                            // the client closed
+                        }
+                    });
+                    up.setDaemon(true);
+                    up.start();
+                    java.io.InputStream in = server.getInputStream();
+                    OutputStream out = client.getOutputStream();
+                    int b;
+                    while ((b = in.read()) >= 0) {
+                        out.write(b);
+                        out.flush();
+                        Thread.sleep(20);
+                    }
+                } catch (java.io.IOException | InterruptedException e) {
+                    // the client gave up: expected
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            long start = System.nanoTime();
+            VerificationException e = refused(fetcher(pki.clientContext(), relay.getLocalPort(),
+                    Duration.ofMillis(700)), url("/client.api/hs.pem"));
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(e.getMessage().contains("timed out (limit 700 ms)"), e.getMessage());
+            assertTrue(ms < 3_000, "took " + ms + " ms");
+        }
+    }
+
+    @Test
     void aClosedPortFailsWithTheUrlInTheMessage() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
