@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -242,20 +246,20 @@ class CertificateFetcherTest {
         // a relay that passes the real server's handshake on one byte every 20 ms: no single read ever waits long
         try (RawHttpsPeer upstream = new RawHttpsPeer(pki.serverContext(HOST),
                 out -> write(out, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
-                ServerSocket relay = new ServerSocket(0, 5, java.net.InetAddress.getByName("127.0.0.1"))) {
+                ServerSocket relay = new ServerSocket(0, 5, InetAddress.getByName("127.0.0.1"))) {
             Thread accept = new Thread(() -> {
-                try (java.net.Socket client = relay.accept();
-                        java.net.Socket server = new java.net.Socket("127.0.0.1", upstream.port())) {
+                try (Socket client = relay.accept();
+                        Socket server = new Socket("127.0.0.1", upstream.port())) {
                     Thread up = new Thread(() -> {
                         try {
                             client.getInputStream().transferTo(server.getOutputStream());
-                        } catch (java.io.IOException e) {
+                        } catch (IOException e) {
                             // the client closed
                         }
                     });
                     up.setDaemon(true);
                     up.start();
-                    java.io.InputStream in = server.getInputStream();
+                    InputStream in = server.getInputStream();
                     OutputStream out = client.getOutputStream();
                     int b;
                     while ((b = in.read()) >= 0) {
@@ -263,7 +267,7 @@ class CertificateFetcherTest {
                         out.flush();
                         Thread.sleep(20);
                     }
-                } catch (java.io.IOException | InterruptedException e) {
+                } catch (IOException | InterruptedException e) {
                     // the client gave up: expected
                 }
             });
@@ -281,7 +285,7 @@ class CertificateFetcherTest {
     @Test
     void aClosedPortFailsWithTheUrlInTheMessage() throws Exception {
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = s.getLocalPort();
         }
         VerificationException e = refused(fetcher(pki.clientContext(), port, Duration.ofSeconds(2)),
@@ -330,7 +334,7 @@ class CertificateFetcherTest {
                 Duration.ofSeconds(1), Duration.ofSeconds(1), 0, HostOverrides.none()));
     }
 
-    private static void write(OutputStream out, String s) throws java.io.IOException {
+    private static void write(OutputStream out, String s) throws IOException {
         out.write(s.getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }

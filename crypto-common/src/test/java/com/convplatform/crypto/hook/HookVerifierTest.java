@@ -10,8 +10,14 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -119,6 +125,30 @@ class HookVerifierTest {
         assertEquals(clock.instant(), ok.signatureTimestamp());
         // another spelling of the same URL is the same cache entry: one download in all
         verifier.verify(headers.signature(), "HTTPS://Hooks.Platform.Example:443//platform/hooks/certificate/", body);
+        assertEquals(1, server.hits(PATH));
+    }
+
+    @Test
+    void concurrentHooksShareOneDownload() throws Exception {
+        byte[] body = body(clock.instant());
+        String sig = sign(platformKey, body);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            CountDownLatch gate = new CountDownLatch(1);
+            List<Future<HookVerifier.Verified>> results = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                results.add(pool.submit(() -> {
+                    gate.await();
+                    return verifier.verify(sig, URL, body);
+                }));
+            }
+            gate.countDown();
+            for (var f : results) {
+                assertEquals(platformLeaf.cert(), f.get(10, TimeUnit.SECONDS).chain().leaf());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
         assertEquals(1, server.hits(PATH));
     }
 
