@@ -1,0 +1,108 @@
+package com.convplatform.cli.support;
+
+import java.io.PrintWriter;
+
+import com.convplatform.crypto.FailureCode;
+import com.convplatform.crypto.VerificationException;
+
+/**
+ * What to do about each {@link FailureCode}, worded for the side that has to fix it. The switch has no default, so a
+ * code added to crypto-common does not compile here until it has a fix; the README's troubleshooting table mirrors
+ * this class.
+ */
+public final class Hints {
+
+    /** Whose certificate and URL are being checked. */
+    public enum Side {
+        /** The integrator's own certificate, chain URL and signed management request (spec 5.1). */
+        MANAGEMENT,
+        /** The platform's hook certificate, as the integrator's receiver checks it (spec 5.2). */
+        HOOK
+    }
+
+    private Hints() {
+    }
+
+    /** One or two sentences saying how to fix {@code code}. */
+    public static String fix(FailureCode code, Side side) {
+        boolean hook = side == Side.HOOK;
+        return switch (code) {
+            case CERT_HEADERS -> "Send exactly one of SignatureCertChainUrl (CA-signed certificate, --cert-url) and"
+                    + " SignatureCertUUID (registered self-signed certificate, --cert-uuid).";
+            case CERT_URL_MALFORMED -> "Use a plain absolute URL https://host/path: no user@, no ?query, no #fragment,"
+                    + " no %2e/%2f encodings, no backslashes or spaces.";
+            case CERT_URL_SCHEME -> hook
+                    ? "Hook certificates are only fetched over https; check the signature-certificate-url header."
+                    : "Serve the chain over https and send an https:// URL.";
+            case CERT_URL_HOST -> hook
+                    ? "The host must be a subdomain of a configured platform domain (--domain); check the domain"
+                            + " you passed, and that the header came from the platform."
+                    : "Host the chain on the FQDN registered for your account (the body's fqdn), no IP address,"
+                            + " no trailing dot.";
+            case CERT_URL_PATH -> hook
+                    ? "The path must be exactly /platform/hooks/certificate/."
+                    : "Put the chain file under /client.api/ (case-sensitive), for example"
+                            + " https://<fqdn>/client.api/chain.pem.";
+            case CERT_URL_PORT -> "Drop the port from the URL, or use :443.";
+            case CERT_FETCH_FAILED -> hook
+                    ? "The certificate URL must answer 200 with {\"certificate\": \"<PEM>\"} within 5 s, no redirect,"
+                            + " over TLS trusted by this machine (add a private CA with --trust; point the host at"
+                            + " a test server with --resolve host=address:port)."
+                    : "The chain URL must answer 200 with the PEM file directly (no redirect) within 5 s, from a"
+                            + " server whose TLS certificate is publicly trusted for that host.";
+            case CERT_MALFORMED -> hook
+                    ? "The certificate document must be a JSON object whose 'certificate' string holds PEM"
+                            + " CERTIFICATE blocks, signing certificate first."
+                    : "The file must hold only -----BEGIN CERTIFICATE----- blocks, signing certificate first, then"
+                            + " the intermediates; never a private key.";
+            case CERT_UNKNOWN -> "Register the self-signed certificate with the platform operator and send the"
+                    + " certificate_uuid it returned; check it was not revoked and belongs to this account's FQDN.";
+            case CERT_NOT_YET_VALID -> "A certificate's Not Before is in the future: check this machine's and the"
+                    + " issuer's clocks, or wait until it becomes valid.";
+            case CERT_EXPIRED -> hook
+                    ? "The platform's certificate has expired: contact the platform; if you are replaying an old"
+                            + " hook, pass --at with the time it was sent."
+                    : "Renew the certificate, and replace the file at the chain URL (or register the new"
+                            + " self-signed certificate).";
+            case CERT_NAME_MISMATCH -> hook
+                    ? "The platform certificate must name the certificate URL's host in its Subject Alternative"
+                            + " Names; contact the platform."
+                    : "Reissue the certificate with your FQDN as a DNS Subject Alternative Name (the subject CN is"
+                            + " ignored): platform-cli cert create --fqdn <fqdn>.";
+            case CERT_UNTRUSTED -> hook
+                    ? "The chain does not lead to a root this machine trusts; for a local or staging platform pass"
+                            + " its CA with --trust FILE."
+                    : "Send the intermediates after the signing certificate, and use a CA the platform trusts (for"
+                            + " a local test CA, pass its root with --trust FILE). A self-signed certificate is"
+                            + " registered instead and sent with --cert-uuid (check it with --self-signed).";
+            case CERT_CHAIN_INVALID -> "The chain is broken (the message names the certificate and the check):"
+                    + " reissue from a proper CA, or register a self-signed certificate instead.";
+            case CERT_KEY_UNSUPPORTED -> hook
+                    ? "Hooks are signed with RSA (2048 bits or more); the platform's certificate has another key."
+                    : "Use an RSA key of 2048 bits or more, or an EC key on P-256, P-384 or P-521.";
+            case SIGNATURE_MALFORMED -> "Send standard padded Base64 of the raw signature, on one line, with nothing"
+                    + " else in the header (platform-cli sign prints exactly that).";
+            case SIGNATURE_MISMATCH -> hook
+                    ? "Verify the body bytes exactly as received (before any JSON parsing or re-encoding) with the"
+                            + " signature header of the same request."
+                    : "Sign exactly the bytes you send (no re-serialising after signing) with the private key of"
+                            + " the certificate you named.";
+            case TIMESTAMP_MALFORMED -> hook
+                    ? "The body must be one plain JSON object with signature_timestamp as YYYY-MM-DDThh:mm:ssZ."
+                    : "Send timestamp as UTC whole seconds: YYYY-MM-DDThh:mm:ssZ (capital T and Z).";
+            case TIMESTAMP_OUT_OF_WINDOW -> hook
+                    ? "Hooks are fresh for 120 s: check this machine's clock (NTP); to replay a captured hook pass"
+                            + " --at with the time it was received."
+                    : "Sync your clock with NTP and sign just before sending; the platform accepts 150 s either way.";
+        };
+    }
+
+    /**
+     * Prints a failed check as three lines: {@code <prefix> <CODE>: <message>}, what the code means, and the fix.
+     */
+    public static void print(PrintWriter out, String prefix, VerificationException e, Side side) {
+        out.println(prefix + " " + e.code() + ": " + e.getMessage());
+        out.println("  means: " + e.code().summary());
+        out.println("  fix:   " + fix(e.code(), side));
+    }
+}
