@@ -81,7 +81,9 @@ public final class Hints {
                     ? "Hooks are signed with RSA (2048 bits or more); the platform's certificate has another key."
                     : "Use an RSA key of 2048 bits or more, or an EC key on P-256, P-384 or P-521.";
             case SIGNATURE_MALFORMED -> "Send standard padded Base64 of the raw signature, on one line, with nothing"
-                    + " else in the header (platform-cli sign prints exactly that).";
+                    + " else in the header (platform-cli sign prints exactly that). A signature of the wrong length"
+                    + " or shape usually means the key type does not match the certificate (an EC key for an RSA"
+                    + " certificate, or the other way round).";
             case SIGNATURE_MISMATCH -> hook
                     ? "Verify the body bytes exactly as received (before any JSON parsing or re-encoding) with the"
                             + " signature header of the same request."

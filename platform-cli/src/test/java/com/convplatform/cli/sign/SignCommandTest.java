@@ -1,0 +1,130 @@
+package com.convplatform.cli.sign;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.convplatform.cli.CliRun;
+import com.convplatform.cli.TestFiles;
+import com.convplatform.crypto.chain.TrustAnchors;
+import com.convplatform.crypto.fetch.CertificateFetcher;
+import com.convplatform.crypto.json.JsonFields;
+import com.convplatform.crypto.management.ManagementRequestVerifier;
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.CertificateBuilder;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.sig.CryptoProviders;
+import com.convplatform.crypto.sig.SignatureAlgorithm;
+import com.convplatform.crypto.sig.Signatures;
+import com.convplatform.crypto.time.TimestampWindow;
+
+class SignCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void certCreateThenSignVerifiesWithThePlatformVerifier() throws Exception {
+        for (String keyType : new String[]{"--ec", "--rsa"}) {
+            Path key = dir.resolve("k" + keyType + ".pem");
+            Path cert = dir.resolve("c" + keyType + ".pem");
+            assertEquals(0, CliRun.run("cert", "create", "--fqdn", "client.example.com", keyType, "--out-key",
+                    key.toString(), "--out-cert", cert.toString()).exitCode());
+            String body = "{\"client_id\":\"c-1\",\"fqdn\":\"client.example.com\",\"timestamp\":\""
+                    + TimestampWindow.now(java.time.Clock.systemUTC()) + "\"}";
+            Path bodyFile = TestFiles.write(dir, "body" + keyType + ".json", body);
+
+            CliRun.Result r = CliRun.run("sign", "--key", key.toString(), "--body", bodyFile.toString());
+
+            assertEquals(0, r.exitCode(), r::toString);
+            String signature = r.out().strip();
+            assertEquals(signature + "\n", r.out(), "exactly one line: the header value");
+            X509Certificate c = Pem.parseCertificates(TestFiles.read(cert)).get(0);
+            ManagementRequestVerifier verifier = ManagementRequestVerifier.builder()
+                    .trustAnchors(TrustAnchors.jdkDefaults()).fetcher(CertificateFetcher.withDefaults()).build();
+            var verified = verifier.verify(new ManagementRequestVerifier.Request(body.getBytes(StandardCharsets.UTF_8),
+                    "client.example.com",
+                    JsonFields.topLevelString(body.getBytes(StandardCharsets.UTF_8), "timestamp").orElseThrow(),
+                    signature, null, "uuid-1"), uuid -> Optional.of(c));
+            assertEquals(keyType.equals("--rsa")
+                    ? SignatureAlgorithm.SHA1_WITH_RSA
+                    : SignatureAlgorithm.SHA1_WITH_ECDSA, verified.algorithm());
+        }
+    }
+
+    @Test
+    void signsTheExactBytesIncludingATrailingNewline() throws Exception {
+        KeyPair pair = KeyPairs.ecP256();
+        Path key = TestFiles.key(dir, "k.pem", pair);
+        byte[] body = "{\"a\":1}\n".getBytes(StandardCharsets.UTF_8);
+        Path bodyFile = TestFiles.write(dir, "b.json", body);
+
+        CliRun.Result r = CliRun.run("sign", "--key", key.toString(), "--body", bodyFile.toString());
+
+        assertEquals(0, r.exitCode(), r::toString);
+        byte[] sig = Signatures.decodeBase64(r.out().strip());
+        assertTrue(Signatures.verify(SignatureAlgorithm.SHA1_WITH_ECDSA, pair.getPublic(), body, sig,
+                CryptoProviders.jdk()));
+        byte[] withoutNewline = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(false, Signatures.verify(SignatureAlgorithm.SHA1_WITH_ECDSA, pair.getPublic(),
+                withoutNewline, sig, CryptoProviders.jdk()), "a different byte is a different signature");
+    }
+
+    @Test
+    void readsTheBodyFromStandardInput() throws Exception {
+        KeyPair pair = KeyPairs.rsa();
+        Path key = TestFiles.key(dir, "k.pem", pair);
+        byte[] body = "{\"fqdn\":\"client.example.com\"}".getBytes(StandardCharsets.UTF_8);
+
+        CliRun.Result r = CliRun.runWithStdin(body, "sign", "--key", key.toString(), "--body", "-", "--verbose");
+
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(Signatures.verify(SignatureAlgorithm.SHA1_WITH_RSA, pair.getPublic(), body,
+                Signatures.decodeBase64(r.out().strip()), CryptoProviders.jdk()));
+        assertTrue(r.err().contains("signed " + body.length + " bytes with SHA1withRSA"),
+                "--verbose after the subcommand reaches the root: " + r);
+    }
+
+    @Test
+    void unusableInputsAreUsageErrors() {
+        Path body = TestFiles.write(dir, "b.json", "{}");
+        X509Certificate cert = CertificateBuilder.selfSigned(KeyPairs.ecP256(), "x", Instant.now().plusSeconds(60),
+                "x.example.com");
+        Path certFile = TestFiles.cert(dir, "cert.pem", cert);
+        Path encrypted = TestFiles.write(dir, "enc.pem",
+                "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIBAA==\n-----END ENCRYPTED PRIVATE KEY-----\n");
+
+        CliRun.Result missing = CliRun.run("sign", "--key", dir.resolve("nope.pem").toString(), "--body",
+                body.toString());
+        assertEquals(2, missing.exitCode(), missing::toString);
+        assertTrue(missing.err().contains("--key file") && missing.err().contains("does not exist"), missing::toString);
+
+        CliRun.Result notAKey = CliRun.run("sign", "--key", certFile.toString(), "--body", body.toString());
+        assertEquals(2, notAKey.exitCode(), notAKey::toString);
+        assertTrue(notAKey.err().contains("certificate"), "says a certificate was found: " + notAKey);
+
+        CliRun.Result enc = CliRun.run("sign", "--key", encrypted.toString(), "--body", body.toString());
+        assertEquals(2, enc.exitCode(), enc::toString);
+
+        CliRun.Result noBody = CliRun.run("sign", "--key", certFile.toString(), "--body",
+                dir.resolve("nobody.json").toString());
+        assertEquals(2, noBody.exitCode(), noBody::toString);
+
+        CliRun.Result dirBody = CliRun.run("sign", "--key", TestFiles.key(dir, "k.pem", KeyPairs.ecP256())
+                .toString(), "--body", dir.toString());
+        assertEquals(2, dirBody.exitCode(), dirBody::toString);
+        assertTrue(dirBody.err().contains("is a directory"), dirBody::toString);
+
+        CliRun.Result noKey = CliRun.run("sign", "--body", body.toString());
+        assertEquals(2, noKey.exitCode(), noKey::toString);
+        assertTrue(noKey.err().contains("--key"), noKey::toString);
+    }
+}
