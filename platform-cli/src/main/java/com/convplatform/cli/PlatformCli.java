@@ -36,7 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
                         CheckChainCommand.class, VerifyHookCommand.class, CommandLine.HelpCommand.class})
 public final class PlatformCli {
 
-    @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Show what is sent and received, and stack traces of errors.")
+    @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Show more: the request sent and the answer's headers (request), and stack traces of errors.")
     boolean verbose;
 
     private final Clock clock;

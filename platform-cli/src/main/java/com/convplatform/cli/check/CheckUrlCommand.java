@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * on standard error.
  */
 @Command(name = "check-url", mixinStandardHelpOptions = true, description = {
-        "Check certificate URLs with the platform's rules, one line per URL:",
+        "Check certificate URLs with the platform's rules (management or hook).", "One line per URL:",
         "  ACCEPT <url> -> <normalised URL that is downloaded>",
         "  REJECT <url>: <FAILURE_CODE>: <reason>",
         "Exit 0 when every URL is accepted, 1 otherwise."})

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -99,7 +100,7 @@ public final class VerifyHookCommand implements Callable<Integer> {
             out.println("  signed by:           " + leaf.getSubjectX500Principal().getName());
             out.println("  certificate valid:   until " + verified.chain().notAfter());
             out.println("  signature_timestamp: " + verified.signatureTimestamp() + " (checked at "
-                    + clock.instant() + ")");
+                    + clock.instant().truncatedTo(ChronoUnit.SECONDS) + ")");
             out.println("  body:                " + raw.length + " bytes, SHA256withRSA");
             return ExitCodes.OK;
         } catch (VerificationException e) {

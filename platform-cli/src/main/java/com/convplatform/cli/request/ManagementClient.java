@@ -94,8 +94,9 @@ final class ManagementClient {
         if (hasCause(e, UnresolvedAddressException.class)) {
             return "the host name '" + target.getHost() + "' does not resolve (check --base-url and DNS)";
         }
-        return "the connection was refused or failed (" + rootMessage(e) + "); is the service running on "
-                + target.getHost() + ":" + port(target) + "?";
+        String detail = firstMessage(e);
+        return "the connection was refused or closed" + (detail == null ? "" : " (" + detail + ")")
+                + "; is the service running on " + target.getHost() + ":" + port(target) + "?";
     }
 
     private static int port(URI target) {
@@ -117,6 +118,15 @@ final class ManagementClient {
             }
         }
         return false;
+    }
+
+    private static String firstMessage(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return t.getMessage();
+            }
+        }
+        return null;
     }
 
     private static String rootMessage(Throwable e) {
