@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
+import java.util.Arrays;
 
 import picocli.CommandLine;
 
@@ -44,7 +45,7 @@ public final class CliRun {
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
         Result result = new Result(code, out.toString(), err.toString());
-        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        boolean verbose = Arrays.asList(args).contains("--verbose");
         if (!verbose) {
             // Never a stack trace without --verbose, whatever happened.
             assertFalse(result.err().contains("\tat ") || result.out().contains("\tat "),

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +35,7 @@ class PlatformCliTest {
         String[][] commands = {{"cert", "create"}, {"sign"}, {"request", "token"}, {"request", "clients"},
                 {"check-url"}, {"check-chain"}, {"verify-hook"}};
         for (String[] command : commands) {
-            String[] args = java.util.Arrays.copyOf(command, command.length + 1);
+            String[] args = Arrays.copyOf(command, command.length + 1);
             args[command.length] = "--help";
             CliRun.Result r = CliRun.run(args);
             assertEquals(0, r.exitCode(), r::toString);
@@ -96,7 +97,7 @@ class PlatformCliTest {
         assertEquals(4, quiet.exitCode(), quiet::toString);
         assertTrue(quiet.err().contains("clock exploded") && quiet.err().contains("--verbose"), quiet::toString);
 
-        String[] verboseArgs = java.util.Arrays.copyOf(args, args.length + 1);
+        String[] verboseArgs = Arrays.copyOf(args, args.length + 1);
         verboseArgs[args.length] = "--verbose";
         CliRun.Result verbose = CliRun.run(broken, InputStream.nullInputStream(), verboseArgs);
         assertEquals(4, verbose.exitCode(), verbose::toString);

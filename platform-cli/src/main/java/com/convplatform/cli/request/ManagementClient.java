@@ -13,6 +13,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import javax.net.ssl.SSLException;
 
@@ -59,7 +60,7 @@ final class ManagementClient {
         headers.forEach(request::header);
         try {
             HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            Map<String, List<String>> lower = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            Map<String, List<String>> lower = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             lower.putAll(response.headers().map());
             return new Answer(response.statusCode(), lower, response.body());
         } catch (HttpConnectTimeoutException e) {

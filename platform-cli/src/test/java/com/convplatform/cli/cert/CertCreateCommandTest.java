@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -72,7 +73,7 @@ class CertCreateCommandTest {
     void daysSetTheValidityFromTheClock() throws Exception {
         Instant now = Instant.parse("2026-03-01T10:00:00Z");
         Path cert = dir.resolve("c.pem");
-        CliRun.Result r = CliRun.run(Clock.fixed(now, ZoneOffset.UTC), java.io.InputStream.nullInputStream(),
+        CliRun.Result r = CliRun.run(Clock.fixed(now, ZoneOffset.UTC), InputStream.nullInputStream(),
                 "cert", "create", "--fqdn", "client.example.com", "--days", "30", "--out-key",
                 dir.resolve("k.pem").toString(), "--out-cert", cert.toString());
 

@@ -3,6 +3,7 @@ package com.convplatform.cli.hook;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -191,7 +192,7 @@ class VerifyHookCommandTest {
         byte[] body = hook(Instant.now());
         Path root = TestFiles.cert(dir, "root.pem", pki.root);
 
-        CliRun.Result r = CliRun.run(Clock.systemUTC(), new java.io.ByteArrayInputStream(body), "verify-hook",
+        CliRun.Result r = CliRun.run(Clock.systemUTC(), new ByteArrayInputStream(body), "verify-hook",
                 "--body", "-", "--signature", signer.sign(body).signature(), "--certificate-url", URL, "--domain",
                 "platform.example", "--trust", root.toString(), "--resolve", server.override(HOST));
 

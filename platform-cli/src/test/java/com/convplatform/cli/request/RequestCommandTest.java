@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +28,9 @@ import com.convplatform.crypto.json.JsonFields;
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.sig.CryptoProviders;
+import com.convplatform.crypto.sig.SignatureAlgorithm;
+import com.convplatform.crypto.sig.Signatures;
 import com.convplatform.crypto.testing.HttpsTestServer;
 import com.convplatform.crypto.testing.TestPki;
 import com.convplatform.crypto.time.TimestampWindow;
@@ -103,7 +108,7 @@ class RequestCommandTest {
         assertEquals("{\"client_id\":\"c-1\",\"fqdn\":\"" + FQDN + "\",\"timestamp\":\"" + timestamp + "\"}",
                 got.bodyText(), "the body of spec 2.1, fields in order, compact");
         Instant ts = TimestampWindow.parse(timestamp);
-        assertFalse(ts.isBefore(before.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)), "fresh timestamp");
+        assertFalse(ts.isBefore(before.truncatedTo(ChronoUnit.SECONDS)), "fresh timestamp");
         assertFalse(ts.isAfter(Instant.now()), "fresh timestamp");
         assertEquals("application/json", got.header("Content-Type"));
         assertNull(got.header(ManagementHeaders.CERT_CHAIN_URL), "only one certificate header");
@@ -196,11 +201,11 @@ class RequestCommandTest {
         String signature = lines.stream().filter(l -> l.startsWith("Signature: ")).findFirst().orElseThrow()
                 .substring("Signature: ".length());
         String body = lines.get(lines.indexOf("") + 1);
-        assertTrue(com.convplatform.crypto.sig.Signatures.verify(
-                com.convplatform.crypto.sig.SignatureAlgorithm.SHA1_WITH_RSA, caLeaf.cert().getPublicKey(),
+        assertTrue(Signatures.verify(
+                SignatureAlgorithm.SHA1_WITH_RSA, caLeaf.cert().getPublicKey(),
                 body.getBytes(StandardCharsets.UTF_8),
-                com.convplatform.crypto.sig.Signatures.decodeBase64(signature),
-                com.convplatform.crypto.sig.CryptoProviders.jdk()), "the printed signature is over the printed body");
+                Signatures.decodeBase64(signature),
+                CryptoProviders.jdk()), "the printed signature is over the printed body");
     }
 
     @Test
@@ -237,7 +242,7 @@ class RequestCommandTest {
     @Test
     void unreachablePlatformIsExitCodeThree() throws Exception {
         int closedPort;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = s.getLocalPort();
         }
         CliRun.Result r = request("clients", "--base-url", "http://127.0.0.1:" + closedPort, "--fqdn", FQDN,

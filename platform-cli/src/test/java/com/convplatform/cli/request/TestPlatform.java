@@ -8,6 +8,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -107,7 +108,7 @@ final class TestPlatform implements AutoCloseable {
             verifier.verify(new ManagementRequestVerifier.Request(body, fqdn, timestamp,
                     r.header(ManagementHeaders.SIGNATURE), r.header(ManagementHeaders.CERT_CHAIN_URL),
                     r.header(ManagementHeaders.CERT_UUID)),
-                    uuid -> java.util.Optional.ofNullable(registered.get(uuid)));
+                    uuid -> Optional.ofNullable(registered.get(uuid)));
             if (token) {
                 String clientId = JsonFields.topLevelString(body, "client_id").orElseThrow();
                 answer(ex, 200, "{\"access_token\":\"token-for-" + clientId

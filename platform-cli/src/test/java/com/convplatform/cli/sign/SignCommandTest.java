@@ -7,9 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Optional;
 
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +43,7 @@ class SignCommandTest {
             assertEquals(0, CliRun.run("cert", "create", "--fqdn", "client.example.com", keyType, "--out-key",
                     key.toString(), "--out-cert", cert.toString()).exitCode());
             String body = "{\"client_id\":\"c-1\",\"fqdn\":\"client.example.com\",\"timestamp\":\""
-                    + TimestampWindow.now(java.time.Clock.systemUTC()) + "\"}";
+                    + TimestampWindow.now(Clock.systemUTC()) + "\"}";
             Path bodyFile = TestFiles.write(dir, "body" + keyType + ".json", body);
 
             CliRun.Result r = CliRun.run("sign", "--key", key.toString(), "--body", bodyFile.toString());
@@ -76,6 +80,47 @@ class SignCommandTest {
         byte[] withoutNewline = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
         assertEquals(false, Signatures.verify(SignatureAlgorithm.SHA1_WITH_ECDSA, pair.getPublic(),
                 withoutNewline, sig, CryptoProviders.jdk()), "a different byte is a different signature");
+    }
+
+    @Test
+    void acceptsTraditionalOpensslKeyFormats() throws Exception {
+        // openssl genrsa writes PKCS#1 (RSA PRIVATE KEY); openssl ecparam -genkey writes SEC1 (EC PRIVATE KEY).
+        byte[] body = "{\"fqdn\":\"client.example.com\"}".getBytes(StandardCharsets.UTF_8);
+        Path bodyFile = TestFiles.write(dir, "b.json", body);
+        for (KeyPair pair : new KeyPair[]{KeyPairs.rsa(), KeyPairs.ecP256()}) {
+            String pem = traditionalPem(pair);
+            String expectedType = pair.getPrivate().getAlgorithm().equals("RSA")
+                    ? "RSA PRIVATE KEY"
+                    : "EC PRIVATE KEY";
+            assertTrue(pem.startsWith("-----BEGIN " + expectedType + "-----"), pem);
+            Path key = TestFiles.write(dir, "trad.pem", pem);
+
+            CliRun.Result r = CliRun.run("sign", "--key", key.toString(), "--body", bodyFile.toString());
+
+            assertEquals(0, r.exitCode(), r::toString);
+            SignatureAlgorithm algorithm = expectedType.startsWith("RSA")
+                    ? SignatureAlgorithm.SHA1_WITH_RSA
+                    : SignatureAlgorithm.SHA1_WITH_ECDSA;
+            assertTrue(Signatures.verify(algorithm, pair.getPublic(), body, Signatures.decodeBase64(r.out().strip()),
+                    CryptoProviders.jdk()), expectedType);
+        }
+    }
+
+    /** PKCS#1 for RSA; SEC1 with the named curve (RFC 5915: parameters always present) for EC, as openssl writes. */
+    private static String traditionalPem(KeyPair pair) throws Exception {
+        PrivateKeyInfo info = PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
+        String type;
+        byte[] der;
+        if (pair.getPrivate() instanceof java.security.interfaces.ECPrivateKey ec) {
+            ASN1Encodable curve = info.getPrivateKeyAlgorithm().getParameters();
+            der = new org.bouncycastle.asn1.sec.ECPrivateKey(256, ec.getS(), curve).getEncoded();
+            type = "EC PRIVATE KEY";
+        } else {
+            der = info.parsePrivateKey().toASN1Primitive().getEncoded();
+            type = "RSA PRIVATE KEY";
+        }
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[]{'\n'})
+                .encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 
     @Test
