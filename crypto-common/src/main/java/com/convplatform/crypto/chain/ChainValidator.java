@@ -20,11 +20,14 @@ import java.security.cert.CertificateParsingException;
 import java.security.cert.CollectionCertStoreParameters;
 import java.security.cert.PKIXBuilderParameters;
 import java.security.cert.PKIXCertPathBuilderResult;
+import java.security.cert.PKIXCertPathValidatorResult;
 import java.security.cert.PKIXParameters;
 import java.security.cert.PKIXReason;
+import java.security.cert.TrustAnchor;
 import java.security.cert.X509CertSelector;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
@@ -87,13 +90,20 @@ public final class ChainValidator {
 
     /** Validates {@code leaf}, building a path through any of {@code intermediates} (order not significant). */
     public ValidatedChain validate(X509Certificate leaf, Collection<X509Certificate> intermediates,
-            String requiredName, Instant at) throws VerificationException {
+            String requiredName, Instant instant) throws VerificationException {
+        // X.509 validity has whole seconds (RFC 5280 4.1.2.5): compare at whole seconds, Not After inclusive.
+        Instant at = instant.truncatedTo(ChronoUnit.SECONDS);
         checkWindow(leaf, at, "The signing certificate");
         if (requiredName != null && !HostnameMatcher.matches(leaf, requiredName)) {
             throw new VerificationException(CERT_NAME_MISMATCH, "The signing certificate's Subject Alternative Names "
                     + describeSans(leaf) + " do not include '" + requiredName + "'");
         }
         checkLeafUsage(leaf);
+        if (leaf.getBasicConstraints() >= 0) {
+            throw new VerificationException(CERT_CHAIN_INVALID,
+                    "The signing certificate is a CA certificate (basicConstraints CA=true); sign with an end-entity"
+                            + " certificate issued by the CA");
+        }
         List<X509Certificate> ordered = new ArrayList<>();
         ordered.add(leaf);
         ordered.addAll(intermediates);
@@ -104,11 +114,14 @@ public final class ChainValidator {
         if (isChained(ordered)) {
             try {
                 return validateOrdered(ordered, at);
-            } catch (VerificationException e) {
-                if (e.code() != CERT_UNTRUSTED) {
-                    throw e;
+            } catch (VerificationException orderedFailure) {
+                // A different path through the certificates sent may still lead to an anchor; when none does, the
+                // failure of the path as sent is the one to report (it names the certificate at fault).
+                try {
+                    return build(leaf, intermediates, at);
+                } catch (VerificationException ignored) {
+                    throw orderedFailure;
                 }
-                // fall through: a different path through the pool may still lead to an anchor
             }
         }
         return build(leaf, intermediates, at);
@@ -118,8 +131,9 @@ public final class ChainValidator {
      * Validates a self-signed certificate registered with the platform: its own signature, its validity window,
      * the required name in its SANs and its key usage. No trust anchor is involved.
      */
-    public static ValidatedChain validateSelfSigned(X509Certificate cert, String requiredName, Instant at)
+    public static ValidatedChain validateSelfSigned(X509Certificate cert, String requiredName, Instant instant)
             throws VerificationException {
+        Instant at = instant.truncatedTo(ChronoUnit.SECONDS);
         if (!cert.getSubjectX500Principal().equals(cert.getIssuerX500Principal())) {
             throw new VerificationException(CERT_CHAIN_INVALID,
                     "The certificate is not self-signed: its issuer differs from its subject");
@@ -149,13 +163,17 @@ public final class ChainValidator {
             PKIXParameters params = new PKIXParameters(anchors.anchors());
             params.setRevocationEnabled(false);
             params.setDate(Date.from(at));
-            CertPathValidator.getInstance("PKIX").validate(certPath, params);
+            PKIXCertPathValidatorResult result = (PKIXCertPathValidatorResult) CertPathValidator.getInstance("PKIX")
+                    .validate(certPath, params);
+            checkAnchor(result.getTrustAnchor(), at);
             return ValidatedChain.of(path);
         } catch (CertPathValidatorException e) {
             throw translate(e, path);
         } catch (InvalidAlgorithmParameterException e) {
             throw new VerificationException(CERT_UNTRUSTED, "No trust anchors are configured", e);
-        } catch (GeneralSecurityException e) {
+        } catch (GeneralSecurityException | RuntimeException e) {
+            // The JDK's PKIX code throws unchecked exceptions for some malformed extensions (e.g. an otherName
+            // under name constraints): a hostile chain must still be a refusal, never a crash.
             throw new VerificationException(CERT_CHAIN_INVALID, "The chain cannot be validated: " + e.getMessage(), e);
         }
     }
@@ -176,6 +194,7 @@ public final class ChainValidator {
                     .build(params);
             @SuppressWarnings("unchecked")
             List<X509Certificate> path = (List<X509Certificate>) result.getCertPath().getCertificates();
+            checkAnchor(result.getTrustAnchor(), at);
             return ValidatedChain.of(path);
         } catch (CertPathBuilderException e) {
             if (e.getCause() instanceof CertPathValidatorException cpve) {
@@ -187,8 +206,16 @@ public final class ChainValidator {
                     e);
         } catch (InvalidAlgorithmParameterException e) {
             throw new VerificationException(CERT_UNTRUSTED, "No trust anchors are configured", e);
-        } catch (GeneralSecurityException e) {
+        } catch (GeneralSecurityException | RuntimeException e) {
             throw new VerificationException(CERT_CHAIN_INVALID, "The chain cannot be validated: " + e.getMessage(), e);
+        }
+    }
+
+    /** PKIX takes anchors on trust; an expired or not yet valid root still ends the chain's validity. */
+    private static void checkAnchor(TrustAnchor anchor, Instant at) throws VerificationException {
+        X509Certificate root = anchor.getTrustedCert();
+        if (root != null) {
+            checkWindow(root, at, "The trusted root " + root.getSubjectX500Principal().getName());
         }
     }
 
@@ -265,6 +292,10 @@ public final class ChainValidator {
         if (ku != null && !(ku.length > 0 && ku[0])) {
             throw new VerificationException(CERT_CHAIN_INVALID,
                     "The signing certificate's key usage does not include digitalSignature");
+        }
+        if (ku != null && ku.length > 5 && ku[5] && leaf.getBasicConstraints() < 0) {
+            throw new VerificationException(CERT_CHAIN_INVALID,
+                    "The signing certificate asserts keyCertSign without being a CA (RFC 5280 4.2.1.3)");
         }
         if (eku == null) {
             return;

@@ -54,6 +54,9 @@ public final class HostnameMatcher {
         if (p.isEmpty() || n.isEmpty() || !isAscii(p) || !isAscii(n)) {
             return false;
         }
+        if (!isLdhName(p.startsWith("*.") ? p.substring(2) : p)) {
+            return false; // a SAN that is not a valid DNS name (e.g. with '_') never matches
+        }
         if (!p.contains("*")) {
             return p.equals(n);
         }
@@ -69,6 +72,21 @@ public final class HostnameMatcher {
         }
         String first = n.substring(0, n.length() - suffix.length());
         return !first.isEmpty() && first.indexOf('.') < 0 && !first.startsWith("xn--");
+    }
+
+    private static boolean isLdhName(String name) {
+        for (String label : name.split("\\.", -1)) {
+            if (label.isEmpty() || label.length() > 63 || label.startsWith("-") || label.endsWith("-")) {
+                return false;
+            }
+            for (int i = 0; i < label.length(); i++) {
+                char c = label.charAt(i);
+                if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static boolean isIpLiteral(String name) {

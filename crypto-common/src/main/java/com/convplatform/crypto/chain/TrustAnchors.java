@@ -22,9 +22,26 @@ public final class TrustAnchors {
         this.roots = List.copyOf(roots);
         Set<TrustAnchor> set = new HashSet<>();
         for (X509Certificate c : this.roots) {
-            set.add(new TrustAnchor(c, null));
+            set.add(new TrustAnchor(c, nameConstraints(c)));
         }
         this.anchors = Set.copyOf(set);
+    }
+
+    /**
+     * The root's own name constraints, DER-encoded, or null. The JDK's PKIX code applies a trust anchor's name
+     * constraints only when they are handed over separately, so a constrained root would otherwise be unconstrained.
+     */
+    private static byte[] nameConstraints(X509Certificate root) {
+        byte[] ext = root.getExtensionValue("2.5.29.30");
+        if (ext == null) {
+            return null;
+        }
+        try {
+            return org.bouncycastle.asn1.ASN1OctetString.getInstance(ext).getOctets();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("The root " + root.getSubjectX500Principal().getName()
+                    + " has a malformed name constraints extension", e);
+        }
     }
 
     /** Exactly these roots. */
