@@ -35,6 +35,10 @@ import com.convplatform.crypto.url.CertificateUrl;
 public final class CertificateFetcher {
     /** Default limit for a downloaded document: 64 KiB. */
     public static final int DEFAULT_MAX_BYTES = 64 * 1024;
+    /** Default time allowed to open the connection. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** Default time allowed for the whole exchange after connecting. */
+    public static final Duration DEFAULT_TOTAL_TIMEOUT = Duration.ofSeconds(5);
     private static final int MAX_HEADER_BYTES = 16 * 1024;
 
     private final SSLContext sslContext;
@@ -64,8 +68,13 @@ public final class CertificateFetcher {
 
     /** The JVM's roots, 2 s to connect, 5 s in all, 64 KiB, no overrides. */
     public static CertificateFetcher withDefaults() {
-        return new CertificateFetcher(defaultSslContext(), Duration.ofSeconds(2), Duration.ofSeconds(5),
-                DEFAULT_MAX_BYTES, HostOverrides.none());
+        return withDefaults(defaultSslContext(), HostOverrides.none());
+    }
+
+    /** The default limits (2 s to connect, 5 s in all, 64 KiB) with the given trust and overrides. */
+    public static CertificateFetcher withDefaults(SSLContext sslContext, HostOverrides overrides) {
+        return new CertificateFetcher(sslContext, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES,
+                overrides);
     }
 
     /** The JVM's default SSL context (its roots). */

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -86,8 +85,7 @@ public final class VerifyHookCommand implements Callable<Integer> {
         try {
             verifier = HookVerifier.builder().platformDomains(domains)
                     .trustAnchors(TrustAnchors.jdkDefaults().plus(extraRoots))
-                    .fetcher(new CertificateFetcher(TlsTrust.withExtraRoots(extraRoots), Duration.ofSeconds(2),
-                            Duration.ofSeconds(5), CertificateFetcher.DEFAULT_MAX_BYTES, overrides))
+                    .fetcher(CertificateFetcher.withDefaults(TlsTrust.withExtraRoots(extraRoots), overrides))
                     .clock(clock).build();
         } catch (IllegalArgumentException e) {
             throw CliException.usage("--domain: " + e.getMessage() + "; pass a domain such as platform.example", e);
