@@ -77,6 +77,22 @@ public final class ChainCache {
     }
 
     /**
+     * The entry for {@code key}, valid now: an entry that is no longer (or not yet) valid is downloaded once more,
+     * since the certificate at that URL may have been renewed, and refused when it still is not valid.
+     */
+    public Entry getValid(String key, Loader loader) throws VerificationException {
+        Entry entry = get(key, loader);
+        try {
+            entry.chain().checkValidAt(clock.instant());
+            return entry;
+        } catch (VerificationException notValid) {
+            Entry again = refresh(key, entry, Duration.ZERO, loader);
+            again.chain().checkValidAt(clock.instant());
+            return again;
+        }
+    }
+
+    /**
      * Loads {@code key} again unless another caller already replaced {@code stale} (or the entry is younger than
      * {@code minAge}, in which case the current entry is returned): used once after a signature mismatch, so that a
      * rotated certificate is picked up without letting bad requests trigger a download each.

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 
 import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.VerifierBuilder;
 import com.convplatform.crypto.cache.ChainCache;
 import com.convplatform.crypto.chain.ChainValidator;
 import com.convplatform.crypto.chain.TrustAnchors;
@@ -66,13 +67,13 @@ public final class HookVerifier {
 
     private HookVerifier(Builder b) {
         this.rule = new HookCertUrlRule(b.domains);
-        this.validator = new ChainValidator(b.anchors);
-        this.fetcher = b.fetcher;
-        this.clock = b.clock;
-        this.cache = new ChainCache(b.cacheSize, b.cacheMaxAge, Duration.ofSeconds(10), b.clock);
-        this.window = new TimestampWindow(b.tolerance, b.clock);
-        this.providers = b.providers;
-        this.refetchAfter = b.refetchAfter;
+        this.validator = new ChainValidator(b.trustAnchors());
+        this.fetcher = b.fetcher();
+        this.clock = b.clock();
+        this.cache = new ChainCache(b.cacheSize(), b.cacheMaxAge(), Duration.ofSeconds(10), b.clock());
+        this.window = new TimestampWindow(b.tolerance(), b.clock());
+        this.providers = b.providers();
+        this.refetchAfter = b.refetchAfter();
     }
 
     public static Builder builder() {
@@ -92,13 +93,7 @@ public final class HookVerifier {
         CertificateUrl url = rule.check(certificateUrl);
         String key = url.toString();
         ChainCache.Loader loader = k -> load(url);
-        ChainCache.Entry entry = cache.get(key, loader);
-        try {
-            entry.chain().checkValidAt(clock.instant());
-        } catch (VerificationException expired) {
-            entry = cache.refresh(key, entry, Duration.ZERO, loader);
-            entry.chain().checkValidAt(clock.instant());
-        }
+        ChainCache.Entry entry = cache.getValid(key, loader);
         byte[] sig = Signatures.decodeBase64(signature);
         if (!verifies(entry, rawBody, sig)) {
             ChainCache.Entry refreshed;
@@ -155,19 +150,15 @@ public final class HookVerifier {
         return validated;
     }
 
-    /** Builder; at least one platform domain is required. */
-    public static final class Builder {
+    /**
+     * Builder; at least one platform domain is required. Defaults: the JVM's roots, {@link CertificateFetcher}
+     * defaults, 120 s window, 16 cached certificate URLs (a receiver normally sees one or two).
+     */
+    public static final class Builder extends VerifierBuilder<Builder> {
         private List<String> domains;
-        private TrustAnchors anchors;
-        private CertificateFetcher fetcher;
-        private Clock clock = Clock.systemUTC();
-        private Duration tolerance = TimestampWindow.HOOK;
-        private CryptoProviders providers = CryptoProviders.recommended();
-        private int cacheSize = 16;
-        private Duration cacheMaxAge = Duration.ofHours(1);
-        private Duration refetchAfter = Duration.ofSeconds(30);
 
         private Builder() {
+            super(TimestampWindow.HOOK, 16);
         }
 
         /** The production and/or staging platform domains; hosts must be subdomains of one of them. */
@@ -182,61 +173,15 @@ public final class HookVerifier {
             return this;
         }
 
-        /** Roots the platform's chain must lead to (default: the JVM's). */
-        public Builder trustAnchors(TrustAnchors anchors) {
-            this.anchors = anchors;
-            return this;
-        }
-
-        /** How the certificate is downloaded (default: the JVM's roots, 2 s / 5 s, 64 KiB). */
-        public Builder fetcher(CertificateFetcher fetcher) {
-            this.fetcher = fetcher;
-            return this;
-        }
-
-        public Builder clock(Clock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        /** The signature_timestamp window, 120 s by default (spec section 8). */
-        public Builder tolerance(Duration tolerance) {
-            this.tolerance = tolerance;
-            return this;
-        }
-
-        public Builder providers(CryptoProviders providers) {
-            this.providers = providers;
-            return this;
-        }
-
-        /** Most certificate URLs kept (default 16; a receiver normally sees one or two). */
-        public Builder cacheSize(int size) {
-            this.cacheSize = size;
-            return this;
-        }
-
-        /** A certificate is downloaded again after this long (default 1 h). */
-        public Builder cacheMaxAge(Duration age) {
-            this.cacheMaxAge = age;
-            return this;
-        }
-
-        /** After a signature mismatch, a cached certificate older than this is downloaded once more (30 s). */
-        public Builder refetchAfter(Duration age) {
-            this.refetchAfter = age;
-            return this;
-        }
-
         public HookVerifier build() {
             if (domains == null || domains.isEmpty()) {
                 throw new IllegalStateException("platformDomains is required");
             }
-            if (anchors == null) {
-                anchors = TrustAnchors.jdkDefaults();
+            if (trustAnchors() == null) {
+                trustAnchors(TrustAnchors.jdkDefaults());
             }
-            if (fetcher == null) {
-                fetcher = CertificateFetcher.withDefaults();
+            if (fetcher() == null) {
+                fetcher(CertificateFetcher.withDefaults());
             }
             return new HookVerifier(this);
         }

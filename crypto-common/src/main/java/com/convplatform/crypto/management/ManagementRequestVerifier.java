@@ -13,9 +13,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.VerifierBuilder;
 import com.convplatform.crypto.cache.ChainCache;
 import com.convplatform.crypto.chain.ChainValidator;
-import com.convplatform.crypto.chain.TrustAnchors;
 import com.convplatform.crypto.chain.ValidatedChain;
 import com.convplatform.crypto.fetch.CertificateFetcher;
 import com.convplatform.crypto.pem.Pem;
@@ -78,13 +78,13 @@ public final class ManagementRequestVerifier {
     private final Duration refetchAfter;
 
     private ManagementRequestVerifier(Builder b) {
-        this.validator = new ChainValidator(b.anchors);
-        this.fetcher = b.fetcher;
-        this.clock = b.clock;
-        this.cache = new ChainCache(b.cacheSize, b.cacheMaxAge, Duration.ofSeconds(10), b.clock);
-        this.window = new TimestampWindow(b.tolerance, b.clock);
-        this.providers = b.providers;
-        this.refetchAfter = b.refetchAfter;
+        this.validator = new ChainValidator(b.trustAnchors());
+        this.fetcher = b.fetcher();
+        this.clock = b.clock();
+        this.cache = new ChainCache(b.cacheSize(), b.cacheMaxAge(), Duration.ofSeconds(10), b.clock());
+        this.window = new TimestampWindow(b.tolerance(), b.clock());
+        this.providers = b.providers();
+        this.refetchAfter = b.refetchAfter();
     }
 
     public static Builder builder() {
@@ -131,7 +131,7 @@ public final class ManagementRequestVerifier {
                 cache.invalidate(key);
             }
         }
-        ChainCache.Entry entry = currentEntry(key, loader);
+        ChainCache.Entry entry = cache.getValid(key, loader);
 
         // Step 3: the signature over the exact bytes received.
         byte[] signature = Signatures.decodeBase64(request.signature());
@@ -164,19 +164,6 @@ public final class ManagementRequestVerifier {
         return new Verified(entry.chain(), key, algorithm, ts);
     }
 
-    private ChainCache.Entry currentEntry(String key, ChainCache.Loader loader) throws VerificationException {
-        ChainCache.Entry entry = cache.get(key, loader);
-        try {
-            entry.chain().checkValidAt(clock.instant());
-            return entry;
-        } catch (VerificationException expired) {
-            // The certificate at that URL may have been renewed: look once more before refusing.
-            ChainCache.Entry again = cache.refresh(key, entry, Duration.ZERO, loader);
-            again.chain().checkValidAt(clock.instant());
-            return again;
-        }
-    }
-
     private ValidatedChain loadChain(CertificateUrl url, String fqdn) throws VerificationException {
         byte[] pem = fetcher.fetch(url);
         List<X509Certificate> chain = Pem.parseCertificates(pem, fetcher.maxBytes());
@@ -189,74 +176,15 @@ public final class ManagementRequestVerifier {
         return s.length() <= 64 ? s : s.substring(0, 64) + "...";
     }
 
-    /** Builder; trust anchors and the fetcher are required. */
-    public static final class Builder {
-        private TrustAnchors anchors;
-        private CertificateFetcher fetcher;
-        private Clock clock = Clock.systemUTC();
-        private Duration tolerance = TimestampWindow.MANAGEMENT;
-        private CryptoProviders providers = CryptoProviders.recommended();
-        private int cacheSize = 1000;
-        private Duration cacheMaxAge = Duration.ofHours(1);
-        private Duration refetchAfter = Duration.ofSeconds(30);
-
+    /** Builder; trust anchors and the fetcher are required. Defaults: 150 s window, 1000 cached chains. */
+    public static final class Builder extends VerifierBuilder<Builder> {
         private Builder() {
-        }
-
-        /** Roots that CA-signed chains must lead to. */
-        public Builder trustAnchors(TrustAnchors anchors) {
-            this.anchors = anchors;
-            return this;
-        }
-
-        /** How chains are downloaded. */
-        public Builder fetcher(CertificateFetcher fetcher) {
-            this.fetcher = fetcher;
-            return this;
-        }
-
-        public Builder clock(Clock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        /** The timestamp window, 150 s by default (spec section 8). */
-        public Builder tolerance(Duration tolerance) {
-            this.tolerance = tolerance;
-            return this;
-        }
-
-        public Builder providers(CryptoProviders providers) {
-            this.providers = providers;
-            return this;
-        }
-
-        /** Most chains kept (default 1000). */
-        public Builder cacheSize(int size) {
-            this.cacheSize = size;
-            return this;
-        }
-
-        /** A chain is downloaded again after this long (default 1 h). */
-        public Builder cacheMaxAge(Duration age) {
-            this.cacheMaxAge = age;
-            return this;
-        }
-
-        /**
-         * After a signature mismatch, a cached chain older than this is downloaded once more, so a rotated key is
-         * picked up (default 30 s).
-         */
-        public Builder refetchAfter(Duration age) {
-            this.refetchAfter = age;
-            return this;
+            super(TimestampWindow.MANAGEMENT, 1000);
         }
 
         public ManagementRequestVerifier build() {
-            Objects.requireNonNull(anchors, "trustAnchors");
-            Objects.requireNonNull(fetcher, "fetcher");
-            Objects.requireNonNull(clock, "clock");
-            Objects.requireNonNull(providers, "providers");
+            Objects.requireNonNull(trustAnchors(), "trustAnchors");
+            Objects.requireNonNull(fetcher(), "fetcher");
             return new ManagementRequestVerifier(this);
         }
     }
