@@ -1,0 +1,236 @@
+package com.convplatform.management.account;
+
+import java.net.URI;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.chain.ChainValidator;
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.sig.KeyPolicy;
+import com.convplatform.management.account.AccountViews.AccountView;
+import com.convplatform.management.account.AccountViews.CertificateView;
+import com.convplatform.management.account.AccountViews.ClientView;
+import com.convplatform.management.account.AccountViews.NewAccount;
+import com.convplatform.management.config.ManagementConfig;
+import com.convplatform.management.error.ApiException;
+
+/** Accounts, their clients and their registered self-signed certificates. */
+@ApplicationScoped
+public class AccountService {
+    private static final int MAX_NAME = 200;
+
+    private final Clock clock;
+    private final ManagementConfig config;
+    private final Map<String, X509Certificate> parsed = new ConcurrentHashMap<>();
+
+    public AccountService(Clock clock, ManagementConfig config) {
+        this.clock = clock;
+        this.config = config;
+    }
+
+    @Transactional
+    public AccountView create(NewAccount in) {
+        if (in == null) {
+            throw bad("MISSING_FIELD", "Send a JSON object with name, fqdn, business_id and webhook_url");
+        }
+        String name = requireName(in.name());
+        String fqdn = normaliseFqdn(in.fqdn());
+        String business = in.businessId();
+        if (business == null || !business.matches("[0-9]{1,32}")) {
+            throw bad("INVALID_BUSINESS_ID", "business_id must be a string of 1 to 32 digits");
+        }
+        String webhook = checkWebhook(in.webhookUrl());
+        if (Account.count("fqdn", fqdn) > 0) {
+            throw new ApiException(409, "FQDN_TAKEN", "An account with the FQDN " + fqdn + " already exists");
+        }
+        if (Account.count("businessId", business) > 0) {
+            throw new ApiException(409, "BUSINESS_TAKEN",
+                    "business_id " + business + " already belongs to an account (one business per account)");
+        }
+        Account a = new Account();
+        a.id = UUID.randomUUID().toString();
+        a.name = name;
+        a.fqdn = fqdn;
+        a.businessId = business;
+        a.webhookUrl = webhook;
+        a.createdAt = clock.instant();
+        a.persist();
+        return AccountView.of(a);
+    }
+
+    public List<AccountView> list() {
+        return Account.<Account>listAll().stream().map(AccountView::of).toList();
+    }
+
+    public AccountView get(String accountId) {
+        return AccountView.of(account(accountId));
+    }
+
+    public Optional<Account> byFqdn(String fqdn) {
+        return Account.find("fqdn", fqdn.toLowerCase(Locale.ROOT)).firstResultOptional();
+    }
+
+    @Transactional
+    public ClientView addClient(String accountId, String name) {
+        account(accountId);
+        Client c = new Client();
+        c.id = UUID.randomUUID().toString();
+        c.accountId = accountId;
+        c.name = requireName(name);
+        c.createdAt = clock.instant();
+        c.persist();
+        return ClientView.of(c);
+    }
+
+    public List<ClientView> clients(String accountId) {
+        account(accountId);
+        return Client.<Client>list("accountId = ?1 order by createdAt", accountId).stream().map(ClientView::of)
+                .toList();
+    }
+
+    public Optional<Client> client(String accountId, String clientId) {
+        return Client.<Client>find("id = ?1 and accountId = ?2", clientId, accountId).firstResultOptional();
+    }
+
+    @Transactional
+    public CertificateView register(String accountId, String pem) {
+        Account a = account(accountId);
+        if (pem == null || pem.isBlank()) {
+            throw bad("MISSING_FIELD", "Send {\"certificate\": \"<PEM of the self-signed certificate>\"}");
+        }
+        X509Certificate cert;
+        try {
+            List<X509Certificate> certs = Pem.parseCertificates(pem);
+            if (certs.size() != 1) {
+                throw bad("CERT_MALFORMED", "Send exactly one certificate, not " + certs.size());
+            }
+            cert = certs.get(0);
+            ChainValidator.validateSelfSigned(cert, a.fqdn, clock.instant());
+            KeyPolicy.check(cert.getPublicKey());
+        } catch (VerificationException e) {
+            throw bad(e.code().name(), e.getMessage());
+        }
+        RegisteredCertificate r = new RegisteredCertificate();
+        r.id = UUID.randomUUID().toString();
+        r.accountId = accountId;
+        r.pem = Pem.toPem(cert);
+        r.sha256Fingerprint = fingerprint(cert);
+        r.notAfter = cert.getNotAfter().toInstant();
+        r.createdAt = clock.instant();
+        r.persist();
+        return CertificateView.of(r);
+    }
+
+    public List<CertificateView> certificates(String accountId) {
+        account(accountId);
+        return RegisteredCertificate.<RegisteredCertificate>list("accountId = ?1 order by createdAt", accountId)
+                .stream()
+                .map(CertificateView::of).toList();
+    }
+
+    @Transactional
+    public void revoke(String accountId, String certificateUuid) {
+        RegisteredCertificate r = RegisteredCertificate
+                .<RegisteredCertificate>find("id = ?1 and accountId = ?2", certificateUuid, accountId)
+                .firstResultOptional()
+                .orElseThrow(() -> new ApiException(404, "CERTIFICATE_NOT_FOUND",
+                        "Account " + accountId + " has no certificate " + certificateUuid));
+        if (r.revokedAt == null) {
+            r.revokedAt = clock.instant();
+        }
+        parsed.remove(certificateUuid);
+    }
+
+    /** The account's registered, unrevoked certificate with this id. */
+    public Optional<X509Certificate> activeCertificate(String accountId, String certificateUuid) {
+        if (certificateUuid == null || certificateUuid.length() > 64) {
+            return Optional.empty();
+        }
+        Optional<RegisteredCertificate> r = RegisteredCertificate
+                .<RegisteredCertificate>find("id = ?1 and accountId = ?2 and revokedAt is null", certificateUuid,
+                        accountId)
+                .firstResultOptional();
+        return r.map(c -> parsed.computeIfAbsent(c.id, id -> parse(c.pem)));
+    }
+
+    private Account account(String accountId) {
+        Account a = accountId == null ? null : Account.findById(accountId);
+        if (a == null) {
+            throw new ApiException(404, "ACCOUNT_NOT_FOUND", "No account " + accountId);
+        }
+        return a;
+    }
+
+    private static X509Certificate parse(String pem) {
+        try {
+            return Pem.parseCertificates(pem).get(0);
+        } catch (VerificationException e) {
+            throw new IllegalStateException("A stored certificate no longer parses", e);
+        }
+    }
+
+    private static String fingerprint(X509Certificate cert) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));
+        } catch (NoSuchAlgorithmException | CertificateEncodingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String requireName(String name) {
+        if (name == null || name.isBlank() || name.length() > MAX_NAME) {
+            throw bad("INVALID_NAME", "name must be 1 to " + MAX_NAME + " characters");
+        }
+        return name.strip();
+    }
+
+    static String normaliseFqdn(String fqdn) {
+        if (fqdn == null) {
+            throw bad("INVALID_FQDN", "fqdn is required");
+        }
+        String f = fqdn.toLowerCase(Locale.ROOT);
+        boolean ok = f.length() <= 253 && f.contains(".")
+                && f.matches("([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?");
+        if (!ok) {
+            throw bad("INVALID_FQDN", "fqdn must be a fully qualified DNS name such as client.example.com (no"
+                    + " trailing dot, no IP address, no scheme or path)");
+        }
+        return f;
+    }
+
+    private String checkWebhook(String url) {
+        if (url == null || url.length() > 2048) {
+            throw bad("INVALID_WEBHOOK_URL", "webhook_url is required (an https URL of at most 2048 characters)");
+        }
+        try {
+            URI u = new URI(url);
+            String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+            boolean schemeOk = scheme.equals("https") || (scheme.equals("http") && config.admin().allowHttpWebhooks());
+            if (!schemeOk || u.getHost() == null || u.getRawUserInfo() != null || u.getRawFragment() != null) {
+                throw bad("INVALID_WEBHOOK_URL", "webhook_url must be an absolute https URL without user"
+                        + " information or fragment" + (config.admin().allowHttpWebhooks() ? " (http allowed)" : ""));
+            }
+            return u.toString();
+        } catch (java.net.URISyntaxException e) {
+            throw bad("INVALID_WEBHOOK_URL", "webhook_url is not a valid URL: " + e.getReason());
+        }
+    }
+
+    private static ApiException bad(String code, String message) {
+        return new ApiException(400, code, message);
+    }
+}

@@ -1,0 +1,104 @@
+package com.convplatform.management.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** All settings of management-service, prefix {@code management}. */
+@ConfigMapping(prefix = "management")
+public interface ManagementConfig {
+
+    /** Directory for the embedded database and the generated JWT signing key. */
+    @WithDefault("data/management")
+    String dataDir();
+
+    /** The operator API. */
+    Admin admin();
+
+    /** The internal API used by the other services. */
+    Internal internal();
+
+    /** Token issuing. */
+    Jwt jwt();
+
+    /** Downloading certificate chains from SignatureCertChainUrl. */
+    CertFetch certFetch();
+
+    /**
+     * Extra root certificates (a PEM file) that signing chains may lead to, besides the JVM's roots. Off unless set:
+     * a staging or test seam.
+     */
+    Optional<String> trustAnchors();
+
+    /** Seconds either way a request's timestamp may differ from the server clock (spec: 150). */
+    @WithDefault("150")
+    int timestampToleranceSeconds();
+
+    interface Admin {
+        /** Bearer key of the operator API (env MANAGEMENT_ADMIN_API_KEY). Unset: every operator call is refused. */
+        Optional<String> apiKey();
+
+        /** Accept http:// webhook URLs (local development only); https is required otherwise. */
+        @WithDefault("false")
+        boolean allowHttpWebhooks();
+    }
+
+    interface Internal {
+        /** Bearer key for /internal/v1 (env MANAGEMENT_INTERNAL_API_KEY). Unset: every internal call is refused. */
+        Optional<String> apiKey();
+    }
+
+    interface Jwt {
+        /** The iss claim. */
+        @WithDefault("platform-management")
+        String issuer();
+
+        /** The aud claim. */
+        @WithDefault("platform-api")
+        String audience();
+
+        /** Token lifetime. */
+        @WithDefault("PT1H")
+        Duration lifetime();
+
+        /**
+         * PEM file with the EC P-256 private key that signs tokens (PKCS#8 or SEC1). Unset: a key is generated on
+         * first start and kept under the data directory.
+         */
+        Optional<String> keyFile();
+    }
+
+    interface CertFetch {
+        /** Connect time-out for a chain download. */
+        @WithDefault("PT2S")
+        Duration connectTimeout();
+
+        /** Time allowed for the whole download after connecting. */
+        @WithDefault("PT5S")
+        Duration totalTimeout();
+
+        /** Largest chain document accepted, in bytes. */
+        @WithDefault("65536")
+        int maxBytes();
+
+        /** Most chain URLs kept in the cache. */
+        @WithDefault("1000")
+        int cacheSize();
+
+        /** A cached chain is downloaded again after this long. */
+        @WithDefault("PT1H")
+        Duration cacheMaxAge();
+
+        /**
+         * Test and staging seam, off unless set: host=address:port pairs used only to connect for the download (like
+         * curl --resolve). TLS still verifies the original host; the URL rules apply to the URL as sent.
+         */
+        Optional<List<String>> resolve();
+
+        /** Test and staging seam, off unless set: extra CA certificates (PEM file) trusted for the HTTPS download. */
+        Optional<String> trustStore();
+    }
+}

@@ -1,0 +1,149 @@
+package com.convplatform.management.signed;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.management.ManagementRequestVerifier;
+import com.convplatform.management.account.Account;
+import com.convplatform.management.account.AccountService;
+import com.convplatform.management.account.AccountViews.ClientList;
+import com.convplatform.management.error.ApiException;
+import com.convplatform.management.token.TokenService;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The signed management operations (spec 4.1, 4.2, 5.1): read the exact body bytes, parse them strictly, find the
+ * account named by {@code fqdn}, verify in the spec's order through crypto-common, then act. Every refusal is an
+ * {@link ApiException} with a stable code; nothing is written before verification succeeds.
+ */
+@ApplicationScoped
+public class SignedRequestService {
+    /** Largest signed body accepted. */
+    public static final int MAX_BODY = 64 * 1024;
+
+    private static final ObjectMapper STRICT = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
+            .build();
+
+    /** Where the verified request came from. */
+    public record Headers(String signature, String certChainUrl, String certUuid) {
+    }
+
+    /** A token response. */
+    public record TokenResponse(@com.fasterxml.jackson.annotation.JsonProperty("access_token") String accessToken,
+            @com.fasterxml.jackson.annotation.JsonProperty("token_type") String tokenType,
+            @com.fasterxml.jackson.annotation.JsonProperty("expires_in") long expiresIn,
+            @com.fasterxml.jackson.annotation.JsonProperty("client_id") String clientId) {
+    }
+
+    private final ManagementRequestVerifier verifier;
+    private final AccountService accounts;
+    private final TokenService tokens;
+    private final MeterRegistry metrics;
+    private final Timer verificationTimer;
+
+    public SignedRequestService(ManagementRequestVerifier verifier, AccountService accounts, TokenService tokens,
+            MeterRegistry metrics) {
+        this.verifier = verifier;
+        this.accounts = accounts;
+        this.tokens = tokens;
+        this.metrics = metrics;
+        this.verificationTimer = Timer.builder("management.signed.verification")
+                .description("Time to verify a signed management request (all four spec 5.1 steps)")
+                .register(metrics);
+    }
+
+    public TokenResponse issueToken(InputStream body, String contentType, Headers headers) {
+        Verified v = verify(body, contentType, headers, true);
+        String clientId = v.json.get("client_id").asText();
+        if (accounts.client(v.account.id, clientId).isEmpty()) {
+            throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + abbreviate(clientId)
+                    + " does not belong to the account of " + v.account.fqdn
+                    + "; list the account's clients with the client enumeration operation");
+        }
+        TokenService.IssuedToken t = tokens.issue(clientId, v.account.id, v.account.businessId);
+        metrics.counter("management.tokens.issued").increment();
+        return new TokenResponse(t.accessToken(), "Bearer", t.expiresIn(), clientId);
+    }
+
+    public ClientList listClients(InputStream body, String contentType, Headers headers) {
+        Verified v = verify(body, contentType, headers, false);
+        return new ClientList(accounts.clients(v.account.id));
+    }
+
+    private record Verified(Account account, JsonNode json) {
+    }
+
+    private Verified verify(InputStream in, String contentType, Headers h, boolean needsClient) {
+        if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json");
+        }
+        byte[] body = readLimited(in);
+        JsonNode json;
+        try {
+            json = STRICT.readTree(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON (duplicate keys are refused too): "
+                    + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON");
+        }
+        if (json == null || !json.isObject()) {
+            throw refuse(400, "MALFORMED_JSON", "The body must be one JSON object");
+        }
+        for (String field : needsClient ? List.of("client_id", "fqdn", "timestamp") : List.of("fqdn", "timestamp")) {
+            if (!json.hasNonNull(field) || !json.get(field).isTextual() || json.get(field).asText().isEmpty()) {
+                throw refuse(400, "MISSING_FIELD", "The body needs the string field '" + field + "'");
+            }
+        }
+        String fqdn = json.get("fqdn").asText();
+        Account account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
+                "No account is registered for the FQDN '" + abbreviate(fqdn) + "'"));
+        try {
+            verificationTimer.recordCallable(() -> verifier.verify(
+                    new ManagementRequestVerifier.Request(body, account.fqdn, json.get("timestamp").asText(),
+                            h.signature(), h.certChainUrl(), h.certUuid()),
+                    uuid -> accounts.activeCertificate(account.id, uuid)));
+        } catch (VerificationException e) {
+            throw refuse(400, e.code().name(), e.getMessage());
+        } catch (ApiException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return new Verified(account, json);
+    }
+
+    private static byte[] readLimited(InputStream in) {
+        try {
+            byte[] data = in.readNBytes(MAX_BODY + 1);
+            if (data.length > MAX_BODY) {
+                throw new ApiException(413, "BODY_TOO_LARGE",
+                        "The body is larger than " + MAX_BODY + " bytes; management requests are small JSON objects");
+            }
+            return data;
+        } catch (IOException e) {
+            throw new ApiException(400, "BODY_UNREADABLE", "The body could not be read");
+        }
+    }
+
+    private ApiException refuse(int status, String code, String message) {
+        metrics.counter("management.signed.rejections", "code", code).increment();
+        return new ApiException(status, code, message);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 80) + "...";
+    }
+}

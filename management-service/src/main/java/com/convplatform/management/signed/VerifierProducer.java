@@ -1,0 +1,48 @@
+package com.convplatform.management.signed;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.chain.TrustAnchors;
+import com.convplatform.crypto.fetch.CertificateFetcher;
+import com.convplatform.crypto.fetch.HostOverrides;
+import com.convplatform.crypto.fetch.TlsTrust;
+import com.convplatform.crypto.management.ManagementRequestVerifier;
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.management.config.ManagementConfig;
+
+/** Builds the one spec 5.1 verifier of this service from its configuration (seams off unless configured). */
+public class VerifierProducer {
+
+    @Produces
+    @Singleton
+    ManagementRequestVerifier verifier(ManagementConfig config, Clock clock) {
+        var fetch = config.certFetch();
+        List<X509Certificate> fetchTrust = fetch.trustStore().map(VerifierProducer::readPem).orElse(List.of());
+        List<X509Certificate> extraRoots = config.trustAnchors().map(VerifierProducer::readPem).orElse(List.of());
+        HostOverrides overrides = HostOverrides.parse(fetch.resolve().orElse(List.of()));
+        CertificateFetcher fetcher = new CertificateFetcher(TlsTrust.withExtraRoots(fetchTrust),
+                fetch.connectTimeout(), fetch.totalTimeout(), fetch.maxBytes(), overrides);
+        return ManagementRequestVerifier.builder().trustAnchors(TrustAnchors.jdkDefaults().plus(extraRoots))
+                .fetcher(fetcher).clock(clock).tolerance(Duration.ofSeconds(config.timestampToleranceSeconds()))
+                .cacheSize(fetch.cacheSize()).cacheMaxAge(fetch.cacheMaxAge()).build();
+    }
+
+    private static List<X509Certificate> readPem(String file) {
+        try {
+            byte[] data = Files.readAllBytes(Paths.get(file));
+            return Pem.parseCertificates(data, 1024 * 1024);
+        } catch (IOException | VerificationException e) {
+            throw new IllegalStateException("Cannot read the PEM certificates in " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package com.convplatform.management.token;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.MessageDigest;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.spec.ECPoint;
+import java.security.spec.ECPublicKeySpec;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.bouncycastle.jce.ECNamedCurveTable;
+import org.bouncycastle.jce.spec.ECNamedCurveParameterSpec;
+
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.management.config.ManagementConfig;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Issues ES256 JWTs and publishes their public keys as a JWKS. The signing key comes from
+ * {@code management.jwt.key-file}, or is generated on first start and kept under the data directory; a rotation keeps
+ * the previous public key in the JWKS so tokens issued before it stay verifiable until they expire.
+ */
+@ApplicationScoped
+public class TokenService {
+    private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
+
+    /** An issued token. */
+    public record IssuedToken(String accessToken, long expiresIn) {
+    }
+
+    private record SigningKey(String kid, PrivateKey privateKey, ECPublicKey publicKey) {
+    }
+
+    private final ManagementConfig config;
+    private final Clock clock;
+    private final ObjectMapper json;
+    private volatile SigningKey current;
+    private volatile ECPublicKey previous;
+
+    public TokenService(ManagementConfig config, Clock clock, ObjectMapper json) {
+        this.config = config;
+        this.clock = clock;
+        this.json = json;
+    }
+
+    @PostConstruct
+    void load() {
+        if (config.jwt().keyFile().isPresent()) {
+            current = toSigningKey(Pem.parsePrivateKey(read(Paths.get(config.jwt().keyFile().get()))));
+        } else {
+            Path file = keyDir().resolve("current-key.pem");
+            if (!Files.exists(file)) {
+                write(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
+            }
+            current = toSigningKey(Pem.parsePrivateKey(read(file)));
+            Path prev = keyDir().resolve("previous-key.pem");
+            if (Files.exists(prev)) {
+                previous = toSigningKey(Pem.parsePrivateKey(read(prev))).publicKey();
+            }
+        }
+    }
+
+    /** Signs a token for a client of an account. */
+    public IssuedToken issue(String clientId, String accountId, String businessId) {
+        SigningKey key = current;
+        Instant now = clock.instant();
+        long lifetime = config.jwt().lifetime().toSeconds();
+        Map<String, Object> header = new LinkedHashMap<>();
+        header.put("alg", "ES256");
+        header.put("typ", "JWT");
+        header.put("kid", key.kid());
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("iss", config.jwt().issuer());
+        claims.put("aud", config.jwt().audience());
+        claims.put("sub", clientId);
+        claims.put("client_id", clientId);
+        claims.put("account_id", accountId);
+        claims.put("business_id", businessId);
+        claims.put("iat", now.getEpochSecond());
+        claims.put("exp", now.getEpochSecond() + lifetime);
+        claims.put("jti", UUID.randomUUID().toString());
+        try {
+            String signingInput = B64URL.encodeToString(json.writeValueAsBytes(header)) + "."
+                    + B64URL.encodeToString(json.writeValueAsBytes(claims));
+            Signature s = Signature.getInstance("SHA256withECDSAinP1363Format");
+            s.initSign(key.privateKey());
+            s.update(signingInput.getBytes(StandardCharsets.US_ASCII));
+            return new IssuedToken(signingInput + "." + B64URL.encodeToString(s.sign()), lifetime);
+        } catch (JsonProcessingException | GeneralSecurityException e) {
+            throw new IllegalStateException("Cannot sign the token", e);
+        }
+    }
+
+    /** The JWKS: the current key, then the previous one after a rotation. */
+    public Map<String, Object> jwks() {
+        List<Map<String, Object>> keys = new ArrayList<>();
+        keys.add(jwk(current.publicKey(), current.kid()));
+        ECPublicKey prev = previous;
+        if (prev != null) {
+            keys.add(jwk(prev, thumbprint(prev)));
+        }
+        return Map.of("keys", keys);
+    }
+
+    /**
+     * Generates a new signing key; the old public key stays in the JWKS until the next rotation. Only for the
+     * generated key: a key given in {@code management.jwt.key-file} is rotated by replacing the file.
+     *
+     * @return the new key id
+     */
+    public synchronized String rotate() {
+        if (config.jwt().keyFile().isPresent()) {
+            throw new IllegalStateException("The signing key comes from management.jwt.key-file; replace that file");
+        }
+        Path cur = keyDir().resolve("current-key.pem");
+        Path prev = keyDir().resolve("previous-key.pem");
+        try {
+            Files.copy(cur, prev, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        write(cur, Pem.toPem(KeyPairs.ecP256().getPrivate()));
+        SigningKey old = current;
+        current = toSigningKey(Pem.parsePrivateKey(read(cur)));
+        previous = old.publicKey();
+        return current.kid();
+    }
+
+    public String currentKid() {
+        return current.kid();
+    }
+
+    private Path keyDir() {
+        return Paths.get(config.dataDir(), "jwt");
+    }
+
+    private static Map<String, Object> jwk(ECPublicKey key, String kid) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kty", "EC");
+        m.put("crv", "P-256");
+        m.put("x", coordinate(key.getW().getAffineX()));
+        m.put("y", coordinate(key.getW().getAffineY()));
+        m.put("kid", kid);
+        m.put("alg", "ES256");
+        m.put("use", "sig");
+        return m;
+    }
+
+    /** RFC 7638 thumbprint of an EC P-256 key. */
+    static String thumbprint(ECPublicKey key) {
+        String canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"" + coordinate(key.getW().getAffineX())
+                + "\",\"y\":\"" + coordinate(key.getW().getAffineY()) + "\"}";
+        try {
+            return B64URL.encodeToString(
+                    MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String coordinate(BigInteger v) {
+        byte[] raw = v.toByteArray();
+        byte[] out = new byte[32];
+        int len = Math.min(raw.length, 32);
+        System.arraycopy(raw, raw.length - len, out, 32 - len, len);
+        return B64URL.encodeToString(out);
+    }
+
+    private static SigningKey toSigningKey(PrivateKey key) {
+        if (!(key instanceof ECPrivateKey ec) || ec.getParams().getOrder().bitLength() != 256) {
+            throw new IllegalArgumentException("The JWT signing key must be an EC P-256 key (ES256)");
+        }
+        try {
+            ECNamedCurveParameterSpec spec = ECNamedCurveTable.getParameterSpec("secp256r1");
+            var q = spec.getG().multiply(ec.getS()).normalize();
+            ECPoint w = new ECPoint(q.getAffineXCoord().toBigInteger(), q.getAffineYCoord().toBigInteger());
+            ECPublicKey pub = (ECPublicKey) KeyFactory.getInstance("EC")
+                    .generatePublic(new ECPublicKeySpec(w, ec.getParams()));
+            return new SigningKey(thumbprint(pub), key, pub);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Cannot derive the public key", e);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
+        }
+    }
+
+    private static void write(Path file, String content) {
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, content, StandardCharsets.US_ASCII);
+            try {
+                Files.setPosixFilePermissions(tmp,
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException ignored) {
+                // not a POSIX file system
+            }
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file, e);
+        }
+    }
+
+}

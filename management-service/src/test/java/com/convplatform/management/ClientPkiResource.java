@@ -1,0 +1,64 @@
+package com.convplatform.management;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.testing.HttpsTestServer;
+import com.convplatform.crypto.testing.TestPki;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * The external client's side for the tests: a CA (root + intermediate), RSA and EC signing certificates for
+ * {@value #FQDN}, and an HTTPS server on loopback serving their chains under /client.api/. The service is pointed at
+ * it with the documented seams (resolve, trust-store, trust-anchors), which are off by default.
+ */
+public class ClientPkiResource implements QuarkusTestResourceLifecycleManager {
+    public static final String FQDN = "client.example.com";
+    public static TestPki pki;
+    public static TestPki.Leaf rsaLeaf;
+    public static TestPki.Leaf ecLeaf;
+    public static TestPki.Leaf otherHostLeaf;
+    public static TestPki.Leaf expiredLeaf;
+    public static TestPki.Leaf weakLeaf;
+    public static HttpsTestServer server;
+
+    @Override
+    public Map<String, String> start() {
+        pki = TestPki.create();
+        rsaLeaf = pki.leaf(KeyPairs.rsa(), FQDN);
+        ecLeaf = pki.leaf(KeyPairs.ecP256(), FQDN);
+        otherHostLeaf = pki.leaf(KeyPairs.ecP256(), "other.example.com");
+        expiredLeaf = pki.leaf(KeyPairs.ecP256(), java.time.Instant.now().minus(java.time.Duration.ofDays(30)),
+                java.time.Instant.now().minus(java.time.Duration.ofDays(1)), FQDN);
+        weakLeaf = pki.leaf(KeyPairs.rsa(1024), FQDN);
+        server = HttpsTestServer.start(pki, FQDN);
+        server.serve("/client.api/expired.pem", "application/x-pem-file", Pem.toPem(expiredLeaf.chain()));
+        server.serve("/client.api/weak.pem", "application/x-pem-file", Pem.toPem(weakLeaf.chain()));
+        server.serve("/client.api/rsa.pem", "application/x-pem-file", Pem.toPem(rsaLeaf.chain()));
+        server.serve("/client.api/ec.pem", "application/x-pem-file", Pem.toPem(ecLeaf.chain()));
+        server.serve("/client.api/wrong-san.pem", "application/x-pem-file", Pem.toPem(otherHostLeaf.chain()));
+        server.serve("/client.api/leaf-only.pem", "application/x-pem-file", Pem.toPem(ecLeaf.cert()));
+        server.serve("/client.api/junk.pem", "application/x-pem-file", "not a certificate");
+        try {
+            Path root = Files.createTempFile("client-root", ".pem");
+            Files.writeString(root, Pem.toPem(pki.root));
+            root.toFile().deleteOnExit();
+            return Map.of("management.cert-fetch.resolve", server.override(FQDN),
+                    "management.cert-fetch.trust-store", root.toString(),
+                    "management.trust-anchors", root.toString());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+}
