@@ -1,7 +1,5 @@
 package com.convplatform.management.signed;
 
-import java.io.InputStream;
-
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -30,7 +28,7 @@ public class SignedApiResource {
     @POST
     @Path("platform/management/token/issue/")
     @Operation(summary = "Issue a JWT for a client", description = "Body {client_id, fqdn, timestamp}, signed.")
-    public TokenResponse issue(InputStream body, @HeaderParam("Content-Type") String contentType,
+    public TokenResponse issue(byte[] body, @HeaderParam("Content-Type") String contentType,
             @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
             @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
             @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
@@ -40,7 +38,7 @@ public class SignedApiResource {
     @POST
     @Path("jwt/issue")
     @Operation(summary = "Issue a JWT for a client (the same operation under the spec's other path)")
-    public TokenResponse issueAlias(InputStream body, @HeaderParam("Content-Type") String contentType,
+    public TokenResponse issueAlias(byte[] body, @HeaderParam("Content-Type") String contentType,
             @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
             @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
             @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
@@ -50,7 +48,7 @@ public class SignedApiResource {
     @POST
     @Path("platform/management/clients/")
     @Operation(summary = "List the account's clients", description = "Body {fqdn, timestamp}, signed.")
-    public ClientList clients(InputStream body, @HeaderParam("Content-Type") String contentType,
+    public ClientList clients(byte[] body, @HeaderParam("Content-Type") String contentType,
             @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
             @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
             @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {

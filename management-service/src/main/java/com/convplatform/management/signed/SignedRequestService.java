@@ -1,7 +1,6 @@
 package com.convplatform.management.signed;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -64,7 +63,7 @@ public class SignedRequestService {
                 .register(metrics);
     }
 
-    public TokenResponse issueToken(InputStream body, String contentType, Headers headers) {
+    public TokenResponse issueToken(byte[] body, String contentType, Headers headers) {
         Verified v = verify(body, contentType, headers, true);
         String clientId = v.json.get("client_id").asText();
         if (accounts.client(v.account.id, clientId).isEmpty()) {
@@ -77,7 +76,7 @@ public class SignedRequestService {
         return new TokenResponse(t.accessToken(), "Bearer", t.expiresIn(), clientId);
     }
 
-    public ClientList listClients(InputStream body, String contentType, Headers headers) {
+    public ClientList listClients(byte[] body, String contentType, Headers headers) {
         Verified v = verify(body, contentType, headers, false);
         return new ClientList(accounts.clients(v.account.id));
     }
@@ -85,7 +84,7 @@ public class SignedRequestService {
     private record Verified(Account account, JsonNode json) {
     }
 
-    private Verified verify(InputStream in, String contentType, Headers h, boolean needsClient) {
+    private Verified verify(byte[] in, String contentType, Headers h, boolean needsClient) {
         if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
             throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json");
         }
@@ -125,17 +124,15 @@ public class SignedRequestService {
         return new Verified(account, json);
     }
 
-    private static byte[] readLimited(InputStream in) {
-        try {
-            byte[] data = in.readNBytes(MAX_BODY + 1);
-            if (data.length > MAX_BODY) {
-                throw new ApiException(413, "BODY_TOO_LARGE",
-                        "The body is larger than " + MAX_BODY + " bytes; management requests are small JSON objects");
-            }
-            return data;
-        } catch (IOException e) {
-            throw new ApiException(400, "BODY_UNREADABLE", "The body could not be read");
+    private static byte[] readLimited(byte[] data) {
+        if (data == null) {
+            return new byte[0];
         }
+        if (data.length > MAX_BODY) {
+            throw new ApiException(413, "BODY_TOO_LARGE",
+                    "The body is larger than " + MAX_BODY + " bytes; management requests are small JSON objects");
+        }
+        return data;
     }
 
     private ApiException refuse(int status, String code, String message) {

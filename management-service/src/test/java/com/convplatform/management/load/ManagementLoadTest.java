@@ -1,0 +1,256 @@
+package com.convplatform.management.load;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.Signature;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.convplatform.crypto.management.ManagementRequestSigner;
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.CertificateBuilder;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.sig.CryptoProviders;
+import com.convplatform.crypto.sig.SignatureAlgorithm;
+import com.convplatform.crypto.sig.Signatures;
+import com.convplatform.crypto.time.TimestampWindow;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Load test of a running management-service (run by {@code management-service/load-test/run.sh}, never by the
+ * build). It registers an account, a client and a self-signed certificate through the operator API, then drives
+ * token issuing and client enumeration with freshly signed requests from W workers for D seconds each, and prints
+ * requests/s, p50/p99 latency and errors. In the same run it measures the crypto ceiling of the machine on all cores:
+ * 1 / (1/verify_rate + 1/jwt_sign_rate), the best rate a service that verifies one signature and signs one ES256
+ * token per request could reach.
+ *
+ * <p>
+ * System properties: {@code base} (default http://localhost:8081), {@code adminKey}, {@code workers} (16),
+ * {@code seconds} (15), {@code keyType} (rsa or ec; default rsa).
+ */
+public final class ManagementLoadTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ManagementLoadTest() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String base = System.getProperty("base", "http://localhost:8081");
+        String adminKey = System.getProperty("adminKey", "load-test-operator-key");
+        int workers = Integer.getInteger("workers", 16);
+        int seconds = Integer.getInteger("seconds", 15);
+        boolean rsa = !"ec".equals(System.getProperty("keyType", "rsa"));
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+        String fqdn = "load-" + UUID.randomUUID().toString().substring(0, 8) + ".example.org";
+        KeyPair kp = rsa ? KeyPairs.rsa(2048) : KeyPairs.ecP256();
+        var cert = CertificateBuilder.selfSigned(kp, fqdn, Instant.now().plus(Duration.ofDays(2)), fqdn);
+        String accountId = admin(http, base, adminKey, "/admin/v1/accounts",
+                Map.of("name", "load test", "fqdn", fqdn, "business_id",
+                        String.valueOf(Math.abs(UUID.randomUUID().getLeastSignificantBits() % 1_000_000_000L)),
+                        "webhook_url", "https://" + fqdn + "/hooks"),
+                "account_id");
+        String clientId = admin(http, base, adminKey, "/admin/v1/accounts/" + accountId + "/clients",
+                Map.of("name", "load"), "client_id");
+        String certUuid = admin(http, base, adminKey, "/admin/v1/accounts/" + accountId + "/certificates",
+                Map.of("certificate", Pem.toPem(cert)), "certificate_uuid");
+        ManagementRequestSigner signer = new ManagementRequestSigner(kp.getPrivate());
+
+        System.out.printf("management-service load test: %s, %d workers, %d s per operation, %s client key%n", base,
+                workers, seconds, rsa ? "RSA-2048" : "EC P-256");
+        // A short warm-up of both operations first, so the JIT has compiled the service's paths.
+        drive(http, base + "/platform/management/clients/", workers, Math.max(3, seconds / 3), signer, certUuid,
+                ts -> "{\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
+        drive(http, base + "/platform/management/token/issue/", workers, Math.max(3, seconds / 3), signer, certUuid,
+                ts -> "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
+        Result clients = drive(http, base + "/platform/management/clients/", workers, seconds, signer, certUuid,
+                ts -> "{\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
+        Result token = drive(http, base + "/platform/management/token/issue/", workers, seconds, signer, certUuid,
+                ts -> "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
+
+        double verify = ceiling(() -> verifyOnce(kp, rsa), seconds);
+        double jwt = ceiling(ManagementLoadTest::jwtSignOnce, seconds);
+        double ceiling = 1 / (1 / verify + 1 / jwt);
+        System.out.printf("%n%-22s %10s %10s %10s %8s %8s%n", "operation", "requests", "req/s", "p50 ms", "p99 ms",
+                "errors");
+        token.print("token issuing");
+        clients.print("client enumeration");
+        System.out.printf("%ncrypto ceiling on %d cores: verify %s %.0f/s, ES256 sign %.0f/s -> 1/(1/v+1/s) = %.0f/s%n",
+                Runtime.getRuntime().availableProcessors(), rsa ? "SHA1withRSA" : "SHA1withECDSA", verify, jwt,
+                ceiling);
+        System.out.printf("token issuing / ceiling = %.2f (goal >= 0.50, no errors: %s)%n", token.rate() / ceiling,
+                token.errors == 0 ? "yes" : "NO");
+    }
+
+    interface Body {
+        String of(String timestamp);
+    }
+
+    interface Op {
+        void run() throws Exception;
+    }
+
+    static final class Result {
+        long[] latencies;
+        long count;
+        long errors;
+        double seconds;
+
+        double rate() {
+            return count / seconds;
+        }
+
+        void print(String name) {
+            long[] l = Arrays.copyOf(latencies, (int) Math.min(latencies.length, count));
+            Arrays.sort(l);
+            double p50 = l.length == 0 ? 0 : l[(int) (l.length * 0.50)] / 1e6;
+            double p99 = l.length == 0 ? 0 : l[Math.min(l.length - 1, (int) (l.length * 0.99))] / 1e6;
+            System.out.printf("%-22s %10d %10.0f %10.2f %8.2f %8d%n", name, count, rate(), p50, p99, errors);
+        }
+    }
+
+    /** W workers send signed requests for D seconds; each worker re-signs whenever the timestamp's second changes. */
+    static Result drive(HttpClient http, String url, int workers, int seconds, ManagementRequestSigner signer,
+            String certUuid, Body body) throws Exception {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        AtomicLong count = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        List<long[]> perWorker = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        List<Future<?>> futures = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int w = 0; w < workers; w++) {
+            long[] lat = new long[2_000_000 / workers];
+            perWorker.add(lat);
+            futures.add(pool.submit(() -> {
+                int n = 0;
+                String signedFor = null;
+                String b = null;
+                String sig = null;
+                while (System.nanoTime() < end) {
+                    String ts = TimestampWindow.format(Instant.now());
+                    if (!ts.equals(signedFor)) {
+                        b = body.of(ts);
+                        sig = signer.sign(b);
+                        signedFor = ts;
+                    }
+                    HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                            .header("Content-Type", "application/json").header("Signature", sig)
+                            .header("SignatureCertUUID", certUuid)
+                            .POST(HttpRequest.BodyPublishers.ofString(b, StandardCharsets.UTF_8)).build();
+                    long t0 = System.nanoTime();
+                    try {
+                        HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() != 200) {
+                            errors.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        errors.incrementAndGet();
+                    }
+                    if (n < lat.length) {
+                        lat[n++] = System.nanoTime() - t0;
+                    }
+                    count.incrementAndGet();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) {
+            f.get();
+        }
+        pool.shutdown();
+        Result r = new Result();
+        r.seconds = (System.nanoTime() - start) / 1e9;
+        r.count = count.get();
+        r.errors = errors.get();
+        r.latencies = perWorker.stream().flatMapToLong(a -> Arrays.stream(a).filter(x -> x > 0)).toArray();
+        return r;
+    }
+
+    /** Runs {@code op} on every core for the given seconds and returns operations per second in total. */
+    static double ceiling(Op op, int seconds) throws Exception {
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (long warm = System.nanoTime() + 1_000_000_000L; System.nanoTime() < warm;) {
+            op.run();
+        }
+        long end = System.nanoTime() + Math.max(3, seconds / 3) * 1_000_000_000L;
+        ExecutorService pool = Executors.newFixedThreadPool(cores);
+        List<Future<Long>> fs = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < cores; i++) {
+            fs.add(pool.submit(() -> {
+                long n = 0;
+                while (System.nanoTime() < end) {
+                    op.run();
+                    n++;
+                }
+                return n;
+            }));
+        }
+        long total = 0;
+        for (Future<Long> f : fs) {
+            total += f.get();
+        }
+        pool.shutdown();
+        return total / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private static final byte[] SAMPLE = "{\"client_id\":\"c\",\"fqdn\":\"f.example.org\",\"timestamp\":\"2026-01-01T00:00:00Z\"}"
+            .getBytes(StandardCharsets.UTF_8);
+    private static volatile byte[] rsaSig;
+    private static volatile byte[] ecSig;
+
+    private static void verifyOnce(KeyPair kp, boolean rsa) throws Exception {
+        SignatureAlgorithm alg = rsa ? SignatureAlgorithm.SHA1_WITH_RSA : SignatureAlgorithm.SHA1_WITH_ECDSA;
+        byte[] sig = rsa ? rsaSig : ecSig;
+        if (sig == null) {
+            sig = java.util.Base64.getDecoder()
+                    .decode(Signatures.sign(alg, kp.getPrivate(), SAMPLE, CryptoProviders.recommended()));
+            if (rsa) {
+                rsaSig = sig;
+            } else {
+                ecSig = sig;
+            }
+        }
+        Signature v = CryptoProviders.recommended().signature(alg);
+        v.initVerify(kp.getPublic());
+        v.update(SAMPLE);
+        if (!v.verify(sig)) {
+            throw new IllegalStateException("does not verify");
+        }
+    }
+
+    private static final KeyPair JWT_KEY = KeyPairs.ecP256();
+
+    private static void jwtSignOnce() throws Exception {
+        Signature s = Signature.getInstance("SHA256withPLAIN-ECDSA", CryptoProviders.recommended().ecdsa());
+        s.initSign(JWT_KEY.getPrivate());
+        s.update(SAMPLE);
+        s.sign();
+    }
+
+    private static String admin(HttpClient http, String base, String key, String path, Map<String, ?> body,
+            String field) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 201) {
+            throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return JSON.readTree(r.body()).get(field).asText();
+    }
+}
