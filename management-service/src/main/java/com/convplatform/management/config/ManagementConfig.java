@@ -12,7 +12,7 @@ import io.smallrye.config.WithDefault;
 public interface ManagementConfig {
 
     /** Directory for the embedded database and the generated JWT signing key. */
-    @WithDefault("data/management")
+    @WithDefault("./data/management")
     String dataDir();
 
     /** The operator API. */
