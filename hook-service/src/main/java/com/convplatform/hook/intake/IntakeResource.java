@@ -1,0 +1,51 @@
+package com.convplatform.hook.intake;
+
+import java.util.Map;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.convplatform.hook.admin.ApiKeyGuard;
+import com.convplatform.hook.config.HookConfig;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** {@code POST /internal/v1/events}: 202 once stored; the same (account_id, message_id) again is 200. */
+@Path("/internal/v1/events")
+@Tag(name = "intake", description = "Service-to-service intake (Authorization: Bearer <hook.internal.api-key>)")
+public class IntakeResource {
+    private final IntakeService intake;
+    private final HookConfig config;
+
+    public IntakeResource(IntakeService intake, HookConfig config) {
+        this.intake = intake;
+        this.config = config;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response accept(@HeaderParam("Authorization") String authorization, JsonNode event) {
+        ApiKeyGuard.require(config.internal().apiKey(), authorization, "internal");
+        Map<String, Object> validated = intake.validate(event);
+        String accountId = (String) validated.get("__account_id");
+        long messageId = (Long) validated.get("message_id");
+        IntakeService.Accepted a;
+        try {
+            a = intake.accept(validated);
+        } catch (RuntimeException raced) {
+            // Two identical events at once: the unique constraint let one in; answer with that one.
+            a = intake.find(accountId, messageId).map(e -> new IntakeService.Accepted(e.id, true))
+                    .orElseThrow(() -> raced);
+        }
+        return a.duplicate()
+                ? Response.ok(Map.of("event_id", a.eventId(), "duplicate", true)).build()
+                : Response.status(202).entity(Map.of("event_id", a.eventId())).build();
+    }
+}

@@ -1,0 +1,138 @@
+package com.convplatform.hook;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.testing.TestPki;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * The world around hook-service in the tests: a signing key and chain issued by a test CA (as an operator would
+ * mount from a secret), a fake management-service answering account lookups, and a receiver on loopback that records
+ * every hook and answers as each test tells it to.
+ */
+public class HookPlatformResource implements QuarkusTestResourceLifecycleManager {
+    public static final String CERT_HOST = "hooks.platform.example";
+    public static final String UNKNOWN_ACCOUNT = "unknown-account";
+
+    /** One received hook. */
+    public record Received(Map<String, List<String>> headers, byte[] body, long atNanos) {
+        public String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).findFirst()
+                    .map(e -> e.getValue().get(0)).orElse(null);
+        }
+    }
+
+    /** A scripted answer: status, optional delay and optional Retry-After. */
+    public record Answer(int status, long delayMs, String retryAfter) {
+    }
+
+    public static TestPki pki;
+    public static HttpServer server;
+    public static final Map<String, List<Received>> RECEIVED = new ConcurrentHashMap<>();
+    public static final Map<String, ConcurrentLinkedQueue<Answer>> SCRIPT = new ConcurrentHashMap<>();
+
+    public static String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    public static List<Received> received(String accountId) {
+        return RECEIVED.computeIfAbsent(accountId, k -> new CopyOnWriteArrayList<>());
+    }
+
+    /** Answers for the next hooks of an account, in order; 200 once they run out. */
+    public static void script(String accountId, Answer... answers) {
+        SCRIPT.computeIfAbsent(accountId, k -> new ConcurrentLinkedQueue<>()).addAll(List.of(answers));
+    }
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            pki = TestPki.create();
+            KeyPair signing = KeyPairs.rsa(2048);
+            TestPki.Leaf leaf = pki.leaf(signing, CERT_HOST);
+            Path dir = Files.createTempDirectory("hook-signing");
+            Path key = dir.resolve("key.pem");
+            Path chain = dir.resolve("chain.pem");
+            Files.writeString(key, Pem.toPem(signing.getPrivate()));
+            Files.writeString(chain, Pem.toPem(leaf.chain()));
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.setExecutor(Executors.newFixedThreadPool(8));
+            server.createContext("/internal/v1/accounts/", HookPlatformResource::account);
+            server.createContext("/hooks/", HookPlatformResource::hook);
+            server.start();
+            return Map.of("hook.signing.key-file", key.toString(), "hook.signing.chain-file", chain.toString(),
+                    "hook.certificate-url", "https://" + CERT_HOST + "/platform/hooks/certificate/",
+                    "hook.management.url", baseUrl(), "hook.management.internal-api-key", "mgmt-key");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void account(HttpExchange ex) throws IOException {
+        String id = ex.getRequestURI().getPath().substring("/internal/v1/accounts/".length());
+        boolean authorized = "Bearer mgmt-key".equals(ex.getRequestHeaders().getFirst("Authorization"));
+        if (!authorized) {
+            respond(ex, 401, "{}");
+        } else if (id.equals(UNKNOWN_ACCOUNT)) {
+            respond(ex, 404, "{\"error_code\":\"ACCOUNT_NOT_FOUND\"}");
+        } else {
+            respond(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + baseUrl() + "/hooks/" + id + "\"}");
+        }
+    }
+
+    private static void hook(HttpExchange ex) throws IOException {
+        String account = ex.getRequestURI().getPath().substring("/hooks/".length());
+        byte[] body = ex.getRequestBody().readAllBytes();
+        ConcurrentLinkedQueue<Answer> q = SCRIPT.get(account);
+        Answer a = q == null ? null : q.poll();
+        if (a == null) {
+            a = new Answer(200, 0, null);
+        }
+        received(account).add(new Received(Map.copyOf(ex.getRequestHeaders()), body, System.nanoTime()));
+        if (a.delayMs() > 0) {
+            try {
+                Thread.sleep(a.delayMs());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (a.retryAfter() != null) {
+            ex.getResponseHeaders().set("Retry-After", a.retryAfter());
+        }
+        respond(ex, a.status(), "{}");
+    }
+
+    private static void respond(HttpExchange ex, int status, String body) throws IOException {
+        byte[] b = body.getBytes();
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, b.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(b);
+        } catch (IOException ignored) {
+            // the client gave up (time-out test)
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package com.convplatform.hook.delivery;
+
+import static com.convplatform.hook.HookPlatformResource.CERT_HOST;
+import static com.convplatform.hook.HookPlatformResource.received;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.crypto.fetch.CertificateFetcher;
+import com.convplatform.crypto.fetch.HostOverrides;
+import com.convplatform.crypto.hook.HookVerifier;
+import com.convplatform.crypto.testing.HttpsTestServer;
+import com.convplatform.hook.HookPlatformResource;
+import com.convplatform.hook.HookPlatformResource.Answer;
+import com.convplatform.hook.HookPlatformResource.Received;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * End to end over HTTP: intake, durable delivery to a real receiver on loopback, and every hook verified with the
+ * verifier integrators run (crypto-common's HookVerifier, fetching this service's certificate document over HTTPS).
+ */
+@QuarkusTest
+@QuarkusTestResource(HookPlatformResource.class)
+class HookDeliveryTest {
+    static final String INTERNAL = "Bearer test-internal-key";
+    static final String OPERATOR = "Bearer test-operator-key";
+    static final ObjectMapper JSON = new ObjectMapper();
+    static HttpsTestServer certHost;
+    static HookVerifier verifier;
+
+    @BeforeEach
+    void receiverSideVerifier() {
+        if (verifier != null) {
+            return;
+        }
+        String document = given().get("/platform/hooks/certificate/").then().statusCode(200).extract().asString();
+        certHost = HttpsTestServer.start(HookPlatformResource.pki, CERT_HOST);
+        certHost.serve("/platform/hooks/certificate/", "application/json", document);
+        verifier = HookVerifier.builder().platformDomains("platform.example")
+                .trustAnchors(HookPlatformResource.pki.anchors())
+                .fetcher(CertificateFetcher.withDefaults(HookPlatformResource.pki.clientContext(),
+                        HostOverrides.parse(List.of(certHost.override(CERT_HOST)))))
+                .build();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (certHost != null) {
+            certHost.close();
+        }
+    }
+
+    static Map<String, Object> event(String account, long messageId) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("account_id", account);
+        e.put("user_id", "u42");
+        e.put("conversation_number", 7);
+        e.put("message_body", "{\"text\":\"hi\",\"type\":\"TEXT\",\"data\":{\"quick_replies\":[]}}");
+        e.put("message_id", messageId);
+        e.put("sender", "user");
+        e.put("timestamp", "2026-11-22T10:00:00.000Z");
+        e.put("metadata", Map.of("channel", "web"));
+        return e;
+    }
+
+    static String intake(Map<String, Object> event, int status) {
+        return given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(event)
+                .post("/internal/v1/events").then().statusCode(status).body("event_id", notNullValue()).extract()
+                .path("event_id");
+    }
+
+    static String account() {
+        return "acct-" + UUID.randomUUID();
+    }
+
+    static List<Received> awaitHooks(String account, int n) {
+        await().atMost(Duration.ofSeconds(15)).until(() -> received(account).size() >= n);
+        return received(account);
+    }
+
+    static Map<String, Object> delivery(String account) {
+        List<Map<String, Object>> list = given().header("Authorization", OPERATOR).queryParam("account_id", account)
+                .get("/admin/v1/deliveries").then().statusCode(200).extract().path("$");
+        return list.get(0);
+    }
+
+    @Test
+    void certificateEndpointServesTheChainAndItsFingerprint() {
+        given().get("/platform/hooks/certificate/").then().statusCode(200)
+                .body("certificate", org.hamcrest.Matchers.startsWith("-----BEGIN CERTIFICATE-----"))
+                .body("sha256_fingerprint", org.hamcrest.Matchers.matchesPattern("[0-9a-f]{64}"))
+                .body("not_after", notNullValue());
+    }
+
+    @Test
+    void anAcceptedEventIsDeliveredSignedAndVerifiesWithTheIntegratorsVerifier() throws Exception {
+        String account = account();
+        String eventId = intake(event(account, 1), 202);
+        Received hook = awaitHooks(account, 1).get(0);
+        HookVerifier.Verified v = verifier.verify(hook.header("signature"), hook.header("signature-certificate-url"),
+                hook.body());
+        assertTrue(Duration.between(v.signatureTimestamp(), Instant.now()).abs().toSeconds() <= 5);
+        JsonNode body = JSON.readTree(hook.body());
+        assertEquals("u42", body.get("user_id").asText());
+        assertEquals(7, body.get("conversation_number").asInt());
+        assertEquals(1, body.get("message_id").asLong());
+        assertEquals("user", body.get("sender").asText());
+        assertEquals("web", body.get("metadata").get("channel").asText());
+        assertTrue(body.get("message_body").isTextual());
+        assertTrue(!body.has("account_id"), "account_id is not part of the spec 2.2 body");
+        assertEquals("1", hook.header("X-Hook-Attempt"));
+        assertNotNull(hook.header("X-Hook-Delivery-Id"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        assertEquals(eventId, delivery(account).get("event_id"));
+    }
+
+    @Test
+    void theSameMessageTwiceIsAcceptedOnceAndDeliveredOnce() throws Exception {
+        String account = account();
+        String first = intake(event(account, 5), 202);
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(event(account, 5))
+                .post("/internal/v1/events").then().statusCode(200).body("event_id", equalTo(first))
+                .body("duplicate", equalTo(true));
+        awaitHooks(account, 1);
+        Thread.sleep(800);
+        assertEquals(1, received(account).size());
+    }
+
+    @Test
+    void serverErrorsAndTimeOutsAreRetriedWithAFreshSignatureEachTime() throws Exception {
+        String account = account();
+        HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(200, 1500, null),
+                new Answer(200, 0, null));
+        intake(event(account, 9), 202);
+        List<Received> hooks = awaitHooks(account, 3);
+        for (Received r : hooks) {
+            verifier.verify(r.header("signature"), r.header("signature-certificate-url"), r.body());
+        }
+        assertEquals(List.of("1", "2", "3"), hooks.stream().map(r -> r.header("X-Hook-Attempt")).toList());
+        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        String id = (String) delivery(account).get("delivery_id");
+        given().header("Authorization", OPERATOR).get("/admin/v1/deliveries/" + id + "/attempts").then()
+                .statusCode(200).body("status_code", org.hamcrest.Matchers.contains(500, null, 200))
+                .body("[1].error", org.hamcrest.Matchers.containsString("timed out"));
+    }
+
+    @Test
+    void retryAfterIsHonoured() {
+        String account = account();
+        HookPlatformResource.script(account, new Answer(503, 0, "2"));
+        intake(event(account, 11), 202);
+        List<Received> hooks = awaitHooks(account, 2);
+        long gapMs = (hooks.get(1).atNanos() - hooks.get(0).atNanos()) / 1_000_000;
+        assertTrue(gapMs >= 1500, "second attempt came after " + gapMs + " ms despite Retry-After: 2");
+    }
+
+    @Test
+    void afterTheLastRetryADeliveryIsDeadLetteredAndReplayDeliversIt() {
+        String account = account();
+        HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(500, 0, null),
+                new Answer(500, 0, null), new Answer(500, 0, null));
+        intake(event(account, 13), 202);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "DEAD".equals(delivery(account).get("status")));
+        assertEquals(4, delivery(account).get("attempts"));
+        given().header("Authorization", OPERATOR).queryParam("status", "DEAD").get("/admin/v1/deliveries").then()
+                .statusCode(200).body("account_id", hasItem(account));
+        given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + account + "/replay-dead-letters")
+                .then().statusCode(200).body("requeued", equalTo(1));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        assertEquals(5, received(account).size());
+    }
+
+    @Test
+    void anUnknownAccountIsDeadLetteredWithTheReason() {
+        intake(event(HookPlatformResource.UNKNOWN_ACCOUNT, 1), 202);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "DEAD".equals(delivery(HookPlatformResource.UNKNOWN_ACCOUNT).get("status")));
+        assertTrue(((String) delivery(HookPlatformResource.UNKNOWN_ACCOUNT).get("last_error"))
+                .contains("does not exist"));
+    }
+
+    @Test
+    void intakeRefusesBadCallsAndChangesNothing() {
+        String account = account();
+        given().contentType(ContentType.JSON).body(event(account, 1)).post("/internal/v1/events").then()
+                .statusCode(401).body("error_code", equalTo("UNAUTHORIZED"));
+        Map<String, Object> e = event(account, 1);
+        e.remove("user_id");
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(e).post("/internal/v1/events")
+                .then().statusCode(400).body("error_code", equalTo("MISSING_FIELD"))
+                .body("error_message", org.hamcrest.Matchers.containsString("user_id"));
+        e = event(account, 1);
+        e.put("message_id", "x");
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(e).post("/internal/v1/events")
+                .then().statusCode(400).body("error_code", equalTo("MISSING_FIELD"));
+        e = event(account, 1);
+        e.put("timestamp", "yesterday");
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(e).post("/internal/v1/events")
+                .then().statusCode(400).body("error_code", equalTo("INVALID_TIMESTAMP"));
+        e = event(account, 1);
+        e.put("metadata", List.of(1));
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(e).post("/internal/v1/events")
+                .then().statusCode(400).body("error_code", equalTo("INVALID_METADATA"));
+        given().header("Authorization", OPERATOR).queryParam("account_id", account).get("/admin/v1/deliveries")
+                .then().statusCode(200).body("size()", equalTo(0));
+    }
+
+    @Test
+    void theOperatorApiNeedsItsKey() {
+        given().get("/admin/v1/deliveries").then().statusCode(401).body("error_code", equalTo("UNAUTHORIZED"));
+        given().header("Authorization", INTERNAL).get("/admin/v1/deliveries").then().statusCode(401);
+        given().header("Authorization", OPERATOR).queryParam("status", "NOPE").get("/admin/v1/deliveries").then()
+                .statusCode(400).body("error_code", equalTo("INVALID_STATUS"));
+        given().header("Authorization", OPERATOR).post("/admin/v1/deliveries/nope/retry").then().statusCode(404)
+                .body("error_code", equalTo("DELIVERY_NOT_FOUND"));
+    }
+}
