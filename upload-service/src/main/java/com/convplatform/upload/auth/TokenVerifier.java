@@ -1,0 +1,124 @@
+package com.convplatform.upload.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.Signature;
+import java.security.interfaces.ECPublicKey;
+import java.time.Clock;
+import java.util.Base64;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.convplatform.crypto.sig.CryptoProviders;
+import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.upload.error.UploadException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Checks {@code Authorization: Bearer <JWT>} and {@code client-id} (spec 5.3): an ES256 token from management-service,
+ * signature by a key of its JWKS, issuer, audience, expiry, and the client-id header equal to the token's client.
+ * Only ES256 is accepted: no "none", no HMAC, no algorithm chosen by the token beyond that.
+ */
+@ApplicationScoped
+public class TokenVerifier {
+    /** Who is calling. */
+    public record Caller(String clientId, String accountId, String businessId) {
+    }
+
+    private final JwksKeys keys;
+    private final UploadConfig config;
+    private final Clock clock;
+    private final ObjectMapper json;
+
+    public TokenVerifier(JwksKeys keys, UploadConfig config, Clock clock, ObjectMapper json) {
+        this.keys = keys;
+        this.config = config;
+        this.clock = clock;
+        this.json = json;
+    }
+
+    public Caller verify(String authorization, String clientIdHeader) {
+        if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() > 8192) {
+            throw invalid("send 'Authorization: Bearer <access token>'");
+        }
+        if (clientIdHeader == null || clientIdHeader.isBlank()) {
+            throw invalid("the client-id header is missing");
+        }
+        String[] parts = authorization.substring(7).trim().split("\\.", -1);
+        if (parts.length != 3) {
+            throw invalid("the token is not a JWT");
+        }
+        JsonNode header = decode(parts[0]);
+        JsonNode claims = decode(parts[1]);
+        if (!"ES256".equals(header.path("alg").asText())) {
+            throw invalid("the token must be signed with ES256");
+        }
+        ECPublicKey key = keys.key(header.path("kid").asText(""))
+                .orElseThrow(() -> invalid("the token's key is not one of the platform's"));
+        try {
+            Signature s = Signature.getInstance("SHA256withPLAIN-ECDSA", CryptoProviders.recommended().ecdsa());
+            s.initVerify(key);
+            s.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+            byte[] sig = Base64.getUrlDecoder().decode(parts[2]);
+            if (sig.length != 64 || !s.verify(sig)) {
+                throw invalid("the token's signature does not verify");
+            }
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            throw invalid("the token's signature does not verify");
+        }
+        long now = clock.instant().getEpochSecond();
+        long leeway = config.jwtLeeway().toSeconds();
+        if (!config.jwtIssuer().equals(claims.path("iss").asText())) {
+            throw invalid("the token was not issued by the platform");
+        }
+        JsonNode aud = claims.path("aud");
+        boolean audOk = aud.isTextual()
+                ? config.jwtAudience().equals(aud.asText())
+                : aud.isArray() && contains(aud, config.jwtAudience());
+        if (!audOk) {
+            throw invalid("the token is not meant for this API");
+        }
+        if (!claims.path("exp").canConvertToLong() || claims.path("exp").asLong() + leeway < now) {
+            throw invalid("the token has expired; ask for a new one");
+        }
+        if (claims.path("iat").canConvertToLong() && claims.path("iat").asLong() - leeway > now) {
+            throw invalid("the token was issued in the future");
+        }
+        String clientId = claims.path("client_id").asText(claims.path("sub").asText(""));
+        if (clientId.isEmpty() || !clientId.equals(clientIdHeader.trim())) {
+            throw invalid("the client-id header does not match the token");
+        }
+        String account = claims.path("account_id").asText("");
+        String business = claims.path("business_id").asText("");
+        if (account.isEmpty() || business.isEmpty()) {
+            throw invalid("the token names no account");
+        }
+        return new Caller(clientId, account, business);
+    }
+
+    private static boolean contains(JsonNode array, String value) {
+        for (JsonNode n : array) {
+            if (value.equals(n.asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private JsonNode decode(String part) {
+        try {
+            JsonNode n = json.readTree(Base64.getUrlDecoder().decode(part));
+            if (n == null || !n.isObject()) {
+                throw invalid("the token is not a JWT");
+            }
+            return n;
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw invalid("the token is not a JWT");
+        }
+    }
+
+    private static UploadException invalid(String why) {
+        return new UploadException(401, "INVALID_AUTHORIZATION", "Invalid authorization details: " + why);
+    }
+}

@@ -1,0 +1,23 @@
+package com.convplatform.upload.error;
+
+/** A refusal with an HTTP status, a stable code and a sentence a person can act on. */
+public class UploadException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+    private final String code;
+
+    public UploadException(int status, String code, String message) {
+        super(message);
+        this.status = status;
+        this.code = code;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+}

@@ -1,0 +1,102 @@
+package com.convplatform.upload.message;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.ZipFile;
+
+/**
+ * The spec's extensions (4.5) by message type, their content types, and a content check for each: the first bytes
+ * (magic numbers) or, for the Office Open XML formats, the ZIP's parts, so a PNG named .docx or a program named
+ * .jpg is refused.
+ */
+public final class FileTypes {
+    public static final int IMAGE = 1;
+    public static final int DOCUMENT = 52;
+
+    static final Map<String, String> CONTENT_TYPES = Map.of("jpg", "image/jpeg", "jpeg", "image/jpeg", "png",
+            "image/png", "gif", "image/gif", "doc", "application/msword", "xls", "application/vnd.ms-excel", "docx",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "xlsx",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "csv", "text/csv");
+    static final Set<String> IMAGES = Set.of("jpg", "jpeg", "png", "gif");
+    static final Set<String> DOCUMENTS = Set.of("docx", "doc", "xls", "xlsx", "csv");
+
+    private FileTypes() {
+    }
+
+    /** The lower-case extension of a file name, or "" when there is none. */
+    static String extension(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot < 0 ? "" : name.substring(dot + 1).toLowerCase(Locale.ROOT);
+    }
+
+    static boolean allowedFor(int messageType, String ext) {
+        return messageType == IMAGE ? IMAGES.contains(ext) : DOCUMENTS.contains(ext);
+    }
+
+    /** True when the content really is of the kind the extension says. */
+    static boolean contentMatches(String ext, Path file) throws IOException {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(8);
+        }
+        return switch (ext) {
+            case "png" -> starts(head, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A);
+            case "jpg", "jpeg" -> starts(head, 0xFF, 0xD8, 0xFF);
+            case "gif" -> starts(head, 'G', 'I', 'F', '8', '7', 'a') || starts(head, 'G', 'I', 'F', '8', '9', 'a');
+            case "doc", "xls" -> starts(head, 0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1);
+            case "docx" -> starts(head, 'P', 'K', 3, 4) && ooxml(file, "word/");
+            case "xlsx" -> starts(head, 'P', 'K', 3, 4) && ooxml(file, "xl/");
+            case "csv" -> isText(file);
+            default -> false;
+        };
+    }
+
+    private static boolean starts(byte[] head, int... magic) {
+        if (head.length < magic.length) {
+            return false;
+        }
+        for (int i = 0; i < magic.length; i++) {
+            if ((head[i] & 0xff) != magic[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean ooxml(Path file, String partPrefix) {
+        try (ZipFile zip = new ZipFile(file.toFile())) {
+            return zip.getEntry("[Content_Types].xml") != null
+                    && zip.stream().limit(10_000).anyMatch(e -> e.getName().startsWith(partPrefix));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** UTF-8 text with no NUL or other control characters than tab, CR and LF. */
+    private static boolean isText(Path file) throws IOException {
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] all = in.readAllBytes();
+            String text = decoder.decode(ByteBuffer.wrap(all)).toString();
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (c < 0x20 && c != '\t' && c != '\r' && c != '\n' || c == 0x7f) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package com.convplatform.upload.message;
+
+import java.io.InputStream;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.convplatform.upload.error.UploadException;
+import com.convplatform.upload.storage.FileStore;
+
+/** Serves stored files under their unguessable id, as downloads that browsers will not sniff or render. */
+@Path("/files/{id}/{name}")
+@Tag(name = "files")
+public class FilesResource {
+    private final FileStore store;
+
+    public FilesResource(FileStore store) {
+        this.store = store;
+    }
+
+    @GET
+    public Response file(@PathParam("id") String id, @PathParam("name") String name) throws Exception {
+        Message m = id.matches("[0-9a-f]{32}") ? Message.find("fileId", id).firstResult() : null;
+        if (m == null || !m.fileName.equals(name)) {
+            throw new UploadException(404, "FILE_NOT_FOUND", "No such file");
+        }
+        InputStream in = store.open(id).orElseThrow(() -> new UploadException(404, "FILE_NOT_FOUND", "No such file"));
+        StreamingOutput body = out -> {
+            try (in) {
+                in.transferTo(out);
+            }
+        };
+        return Response.ok(body).type(m.contentType).header("Content-Length", m.sizeBytes)
+                .header("Content-Disposition", "attachment; filename=\"" + m.fileName + "\"")
+                .header("X-Content-Type-Options", "nosniff").header("Cache-Control", "private, max-age=3600")
+                .header("Content-Security-Policy", "default-src 'none'; sandbox").build();
+    }
+}

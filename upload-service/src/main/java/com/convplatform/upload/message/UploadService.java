@@ -1,0 +1,225 @@
+package com.convplatform.upload.message;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import com.convplatform.upload.auth.TokenVerifier.Caller;
+import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.upload.error.UploadException;
+import com.convplatform.upload.handoff.HookOutbox;
+import com.convplatform.upload.storage.FileStore;
+import com.convplatform.upload.user.AppUser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Spec 4.5: checks an upload in a fixed order (form, business and user, size, type and content), stores the file,
+ * records the message and its hand-off event in one transaction, and answers with the spec 2.3 body. A refusal
+ * leaves nothing behind: the multipart part is a temporary file deleted when the request ends.
+ */
+@ApplicationScoped
+public class UploadService {
+    static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** The form as received. */
+    public record Form(String authId, String businessId, String messageType, Path file, String fileName, long size,
+            String messageBody) {
+    }
+
+    /** The spec 2.3 answer. */
+    public record Logged(long messageId, String messageBody, String createdAt, int messageType, String fileUrl) {
+    }
+
+    private final UploadConfig config;
+    private final FileStore store;
+    private final Clock clock;
+    private final ObjectMapper json;
+    private final MeterRegistry metrics;
+
+    public UploadService(UploadConfig config, FileStore store, Clock clock, ObjectMapper json,
+            MeterRegistry metrics) {
+        this.config = config;
+        this.store = store;
+        this.clock = clock;
+        this.json = json;
+        this.metrics = metrics;
+    }
+
+    public Logged upload(Caller caller, Form f) {
+        try {
+            return doUpload(caller, f);
+        } catch (UploadException e) {
+            metrics.counter("upload.refusals", "reason", e.code()).increment();
+            throw e;
+        }
+    }
+
+    private Logged doUpload(Caller caller, Form f) {
+        if (f.authId() == null || !f.authId().matches("[A-Za-z0-9]{1,64}")) {
+            throw bad("INVALID_AUTH_ID", "auth_id is required: 1 to 64 letters and digits");
+        }
+        if (f.businessId() == null || !f.businessId().matches("[0-9]{1,32}")) {
+            throw bad("INVALID_BUSINESS_ID", "business_id is required: a string of digits");
+        }
+        int type;
+        if ("1".equals(f.messageType())) {
+            type = FileTypes.IMAGE;
+        } else if ("52".equals(f.messageType())) {
+            type = FileTypes.DOCUMENT;
+        } else {
+            throw bad("INVALID_MESSAGE_TYPE", "message_type must be 1 (image) or 52 (document)");
+        }
+        if (f.file() == null || f.size() == 0) {
+            throw bad("MISSING_FILE", "file is required and may not be empty");
+        }
+        String body = f.messageBody() == null ? "" : f.messageBody();
+        if (body.length() > config.maxMessageBody()) {
+            throw bad("MESSAGE_BODY_TOO_LONG",
+                    "message_body may be at most " + config.maxMessageBody() + " characters");
+        }
+        if (!f.businessId().equals(caller.businessId())) {
+            throw new UploadException(403, "BUSINESS_NOT_ALLOWED",
+                    "business_id " + f.businessId() + " does not belong to the account of this token");
+        }
+        if (AppUser.count("authId = ?1 and businessId = ?2", f.authId(), f.businessId()) == 0) {
+            throw new UploadException(403, "USER_NOT_REGISTERED",
+                    "The user " + f.authId() + " is not registered for business " + f.businessId());
+        }
+        if (f.size() > config.maxFileBytes()) {
+            throw new UploadException(413, "FILE_TOO_LARGE", "The file is larger than 10 MB");
+        }
+        String name = sanitise(f.fileName());
+        String ext = FileTypes.extension(name);
+        if (!FileTypes.allowedFor(type, ext)) {
+            throw new UploadException(415, "UNSUPPORTED_FILE_TYPE", "A " + (type == 1 ? "image" : "document")
+                    + " must be one of " + (type == 1 ? "jpg, jpeg, png, gif" : "docx, doc, xls, xlsx, csv")
+                    + "; got '" + (ext.isEmpty() ? "no extension" : ext) + "'");
+        }
+        try {
+            if (!FileTypes.contentMatches(ext, f.file())) {
+                throw new UploadException(415, "CONTENT_MISMATCH",
+                        "The file's content is not a ." + ext + " file; send the file under its real type");
+            }
+        } catch (IOException e) {
+            throw bad("UNREADABLE_FILE", "The uploaded file could not be read");
+        }
+        String fileId = HexFormat.of().formatHex(randomBytes());
+        try {
+            store.put(fileId, f.file());
+        } catch (IOException e) {
+            throw new IllegalStateException("Storing the file failed", e);
+        }
+        try {
+            Logged logged = record(caller, f, type, body, fileId, name, FileTypes.CONTENT_TYPES.get(ext));
+            metrics.counter("upload.uploads", "message_type", String.valueOf(type)).increment();
+            metrics.counter("upload.bytes.stored").increment(f.size());
+            return logged;
+        } catch (RuntimeException e) {
+            try {
+                store.delete(fileId);
+            } catch (IOException ignored) {
+                // best effort: the message was not recorded, so nothing points at the file
+            }
+            throw e;
+        }
+    }
+
+    @Transactional
+    Logged record(Caller caller, Form f, int type, String body, String fileId, String name, String contentType) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Message m = new Message();
+        m.accountId = caller.accountId();
+        m.clientId = caller.clientId();
+        m.businessId = f.businessId();
+        m.authId = f.authId();
+        m.messageType = type;
+        m.messageBody = body;
+        m.fileId = fileId;
+        m.fileName = name;
+        m.contentType = contentType;
+        m.sizeBytes = f.size();
+        m.createdAt = now;
+        m.persist();
+        m.flush();
+        String fileUrl = config.publicBaseUrl() + "/files/" + fileId + "/" + name;
+        HookOutbox o = new HookOutbox();
+        o.id = UUID.randomUUID().toString();
+        o.messageId = m.messageId;
+        o.payload = event(m, fileUrl);
+        o.attempts = 0;
+        o.nextAttemptAt = now;
+        o.persist();
+        return new Logged(m.messageId, body, CREATED_AT.format(now), type, fileUrl);
+    }
+
+    private String event(Message m, String fileUrl) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("quick_replies", java.util.List.of());
+        data.put("file_url", fileUrl);
+        data.put("file_name", m.fileName);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("text", m.messageBody);
+        body.put("type", m.messageType == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
+        body.put("data", data);
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("business_id", m.businessId);
+        metadata.put("message_type", m.messageType);
+        metadata.put("file_url", fileUrl);
+        metadata.put("content_type", m.contentType);
+        metadata.put("size", m.sizeBytes);
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("account_id", m.accountId);
+        e.put("user_id", m.authId);
+        e.put("conversation_number", 0);
+        try {
+            e.put("message_body", json.writeValueAsString(body));
+            e.put("message_id", m.messageId);
+            e.put("sender", "user");
+            e.put("timestamp", CREATED_AT.format(m.createdAt));
+            e.put("metadata", metadata);
+            return json.writeValueAsString(e);
+        } catch (JsonProcessingException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** The last path segment, letters, digits, dot, dash and underscore only, at most 100 characters. */
+    static String sanitise(String raw) {
+        String name = raw == null ? "" : raw;
+        int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
+        name = name.substring(slash + 1).replaceAll("[^A-Za-z0-9._-]", "_").replaceAll("_+", "_")
+                .replaceAll("^[.]+", "");
+        if (name.length() > 100) {
+            String ext = FileTypes.extension(name);
+            name = name.substring(0, 100 - ext.length() - 1) + "." + ext;
+        }
+        return name.isEmpty() ? "file" : name;
+    }
+
+    private static byte[] randomBytes() {
+        byte[] b = new byte[16];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    private static UploadException bad(String code, String message) {
+        return new UploadException(400, code, message);
+    }
+}

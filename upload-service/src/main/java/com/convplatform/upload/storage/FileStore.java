@@ -1,0 +1,21 @@
+package com.convplatform.upload.storage;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where uploaded files live. The local implementation writes to a directory; an S3-compatible one (for several
+ * replicas) implements the same three operations.
+ */
+public interface FileStore {
+    /** Moves or copies {@code source} into the store under {@code id}. */
+    void put(String id, Path source) throws IOException;
+
+    /** Opens a stored file. */
+    Optional<InputStream> open(String id) throws IOException;
+
+    /** Removes a stored file (used when recording the message fails). */
+    void delete(String id) throws IOException;
+}

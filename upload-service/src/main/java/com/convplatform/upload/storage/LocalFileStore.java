@@ -1,0 +1,49 @@
+package com.convplatform.upload.storage;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.convplatform.upload.config.UploadConfig;
+
+/** Files under {@code upload.storage.dir}, named by their random id only (never by the uploaded name). */
+@ApplicationScoped
+public class LocalFileStore implements FileStore {
+    private final Path dir;
+
+    public LocalFileStore(UploadConfig config) {
+        this.dir = Paths.get(config.storage().dir());
+    }
+
+    @Override
+    public void put(String id, Path source) throws IOException {
+        Files.createDirectories(dir);
+        Path tmp = dir.resolve(id + ".part");
+        Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, path(id), StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Override
+    public Optional<InputStream> open(String id) throws IOException {
+        Path p = path(id);
+        return Files.exists(p) ? Optional.of(Files.newInputStream(p)) : Optional.empty();
+    }
+
+    @Override
+    public void delete(String id) throws IOException {
+        Files.deleteIfExists(path(id));
+    }
+
+    private Path path(String id) {
+        if (!id.matches("[0-9a-f]{32}")) {
+            throw new IllegalArgumentException("not a file id");
+        }
+        return dir.resolve(id);
+    }
+}

@@ -1,0 +1,126 @@
+package com.convplatform.upload;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.Signature;
+import java.security.interfaces.ECPublicKey;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+import com.convplatform.crypto.pki.KeyPairs;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * management-service's JWKS and hook-service's intake, as loopback stand-ins: the JWKS publishes a key generated
+ * here (tokens are signed with it in the tests), and the intake records events and can be switched to 503.
+ */
+public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
+    public static final String KID = "test-kid";
+    public static final KeyPair KEY = KeyPairs.ecP256();
+    public static final KeyPair OTHER_KEY = KeyPairs.ecP256();
+    public static final List<String> EVENTS = new CopyOnWriteArrayList<>();
+    public static volatile boolean intakeDown;
+    static HttpServer server;
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.setExecutor(Executors.newFixedThreadPool(4));
+            server.createContext("/jwks.json", ex -> respond(ex, 200, jwks()));
+            server.createContext("/internal/v1/events", PlatformStubs::intake);
+            server.start();
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            return Map.of("upload.jwks-url", base + "/jwks.json", "upload.hook-service.url", base,
+                    "upload.public-base-url", "https://files.platform.example");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void intake(HttpExchange ex) throws IOException {
+        String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        if (intakeDown) {
+            respond(ex, 503, "{}");
+        } else if (!"Bearer test-internal-key".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
+            respond(ex, 401, "{}");
+        } else {
+            EVENTS.add(body);
+            respond(ex, 202, "{\"event_id\":\"e\"}");
+        }
+    }
+
+    private static String jwks() {
+        ECPublicKey k = (ECPublicKey) KEY.getPublic();
+        return "{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-256\",\"kid\":\"" + KID + "\",\"x\":\""
+                + coordinate(k.getW().getAffineX()) + "\",\"y\":\"" + coordinate(k.getW().getAffineY()) + "\"}]}";
+    }
+
+    private static String coordinate(BigInteger v) {
+        byte[] raw = v.toByteArray();
+        byte[] out = new byte[32];
+        int len = Math.min(raw.length, 32);
+        System.arraycopy(raw, raw.length - len, out, 32 - len, len);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(out);
+    }
+
+    private static void respond(HttpExchange ex, int status, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, b.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(b);
+        }
+    }
+
+    /** A token as management-service issues it, with claims overridden as a test needs. */
+    public static String token(KeyPair key, String kid, String alg, Map<String, Object> overrides) {
+        try {
+            Map<String, Object> claims = new java.util.LinkedHashMap<>();
+            long now = Instant.now().getEpochSecond();
+            claims.put("iss", "platform-management");
+            claims.put("aud", "platform-api");
+            claims.put("sub", "client-1");
+            claims.put("client_id", "client-1");
+            claims.put("account_id", "account-1");
+            claims.put("business_id", "1001");
+            claims.put("iat", now);
+            claims.put("exp", now + 3600);
+            claims.put("jti", "j");
+            claims.putAll(overrides);
+            Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+            String input = b64.encodeToString(JSON.writeValueAsBytes(Map.of("alg", alg, "kid", kid, "typ", "JWT")))
+                    + "." + b64.encodeToString(JSON.writeValueAsBytes(claims));
+            Signature s = Signature.getInstance("SHA256withECDSAinP1363Format");
+            s.initSign(key.getPrivate());
+            s.update(input.getBytes(StandardCharsets.US_ASCII));
+            return input + "." + b64.encodeToString(s.sign());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String token() {
+        return token(KEY, KID, "ES256", Map.of());
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+}

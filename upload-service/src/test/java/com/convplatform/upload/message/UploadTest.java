@@ -1,0 +1,229 @@
+package com.convplatform.upload.message;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.upload.PlatformStubs;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import io.restassured.specification.RequestSpecification;
+
+/** The upload endpoint over HTTP: success, download, hand-off, and every refusal with its status and body. */
+@QuarkusTest
+@QuarkusTestResource(PlatformStubs.class)
+class UploadTest {
+    static final String PATH = "/v1.0/log_file_from_user/";
+    static final byte[] PNG = withHead(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, 2000);
+    static final byte[] JPEG = withHead(new byte[]{(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0}, 3000);
+    static final byte[] ELF = withHead(new byte[]{0x7F, 'E', 'L', 'F'}, 500);
+
+    @BeforeEach
+    void registeredUser() {
+        given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
+                .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users");
+        PlatformStubs.intakeDown = false;
+    }
+
+    static byte[] withHead(byte[] head, int size) {
+        byte[] b = new byte[size];
+        new Random(size).nextBytes(b);
+        System.arraycopy(head, 0, b, 0, head.length);
+        return b;
+    }
+
+    static byte[] docx() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+            zip.putNextEntry(new ZipEntry("[Content_Types].xml"));
+            zip.write("<Types/>".getBytes());
+            zip.putNextEntry(new ZipEntry("word/document.xml"));
+            zip.write("<w:document/>".getBytes());
+        }
+        return bytes.toByteArray();
+    }
+
+    static RequestSpecification authed() {
+        return given().header("Authorization", "Bearer " + PlatformStubs.token()).header("client-id", "client-1");
+    }
+
+    static ValidatableResponse upload(RequestSpecification spec, String type, String name, byte[] content,
+            String mime) {
+        return spec.multiPart("auth_id", "user42").multiPart("business_id", "1001").multiPart("message_type", type)
+                .multiPart("file", name, content, mime).multiPart("message_body", "see attached").post(PATH).then();
+    }
+
+    static void refused(ValidatableResponse r, int status, String code, String text) {
+        r.statusCode(status).contentType(ContentType.JSON).body("error_code", equalTo(code))
+                .body("error_message", containsString(text));
+    }
+
+    static long storedFiles() throws IOException {
+        Path dir = Paths.get("target/test-data/files");
+        if (!Files.exists(dir)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.count();
+        }
+    }
+
+    @Test
+    void anImageIsStoredLoggedServedByteForByteAndHandedOn() throws Exception {
+        String url = upload(authed(), "1", "holiday photo.png", PNG, "image/png").statusCode(200)
+                .body("message_type", equalTo(1)).body("message_body", equalTo("see attached"))
+                .body("created_at", matchesPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z"))
+                .body("message_id", org.hamcrest.Matchers.greaterThan(0))
+                .body("file_url", startsWith("https://files.platform.example/files/")).extract().path("file_url");
+        assertTrue(url.endsWith("/holiday_photo.png"), url);
+        String local = url.substring("https://files.platform.example".length());
+        byte[] served = given().get(local).then().statusCode(200).contentType("image/png")
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Disposition", "attachment; filename=\"holiday_photo.png\"").extract().asByteArray();
+        assertArrayEquals(PNG, served);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
+        JsonNode event = new ObjectMapper()
+                .readTree(PlatformStubs.EVENTS.stream().filter(e -> e.contains(url)).findFirst().orElseThrow());
+        assertEquals("account-1", event.get("account_id").asText());
+        assertEquals("user42", event.get("user_id").asText());
+        assertEquals("user", event.get("sender").asText());
+        JsonNode body = new ObjectMapper().readTree(event.get("message_body").asText());
+        assertEquals("IMAGE", body.get("type").asText());
+        assertEquals(url, body.get("data").get("file_url").asText());
+    }
+
+    @Test
+    void documentsOfEachKindAreAccepted() throws Exception {
+        upload(authed(), "52", "report.docx", docx(), "application/octet-stream").statusCode(200)
+                .body("message_type", equalTo(52));
+        upload(authed(), "52", "numbers.csv", "a,b\n1,2\n".getBytes(), "text/csv").statusCode(200);
+        upload(authed(), "1", "cat.JPG", JPEG, "image/jpeg").statusCode(200);
+    }
+
+    @Test
+    void authorizationIsRequiredAndChecked() {
+        long now = Instant.now().getEpochSecond();
+        String[][] cases = {
+                {null, "client-1"},
+                {"Bearer garbage", "client-1"},
+                {"Bearer " + PlatformStubs.token(PlatformStubs.KEY, PlatformStubs.KID, "ES256",
+                        Map.of("exp", now - 120)), "client-1"},
+                {"Bearer " + PlatformStubs.token(PlatformStubs.KEY, PlatformStubs.KID, "ES256",
+                        Map.of("aud", "someone-else")), "client-1"},
+                {"Bearer " + PlatformStubs.token(PlatformStubs.KEY, PlatformStubs.KID, "ES256",
+                        Map.of("iss", "someone-else")), "client-1"},
+                {"Bearer " + PlatformStubs.token(PlatformStubs.OTHER_KEY, PlatformStubs.KID, "ES256", Map.of()),
+                        "client-1"},
+                {"Bearer " + PlatformStubs.token(PlatformStubs.OTHER_KEY, "unknown-kid", "ES256", Map.of()),
+                        "client-1"},
+                {"Bearer " + PlatformStubs.token(PlatformStubs.KEY, PlatformStubs.KID, "none", Map.of()),
+                        "client-1"},
+                {"Bearer " + PlatformStubs.token(), "client-2"},
+                {"Bearer " + PlatformStubs.token(), null}};
+        for (String[] c : cases) {
+            RequestSpecification spec = given();
+            if (c[0] != null) {
+                spec.header("Authorization", c[0]);
+            }
+            if (c[1] != null) {
+                spec.header("client-id", c[1]);
+            }
+            refused(upload(spec, "1", "a.png", PNG, "image/png"), 401, "INVALID_AUTHORIZATION",
+                    "Invalid authorization details");
+        }
+    }
+
+    @Test
+    void theBusinessMustBeTheTokensAndTheUserRegistered() {
+        refused(authed().multiPart("auth_id", "user42").multiPart("business_id", "2002")
+                .multiPart("message_type", "1").multiPart("file", "a.png", PNG, "image/png").post(PATH).then(), 403,
+                "BUSINESS_NOT_ALLOWED", "does not belong");
+        refused(authed().multiPart("auth_id", "stranger").multiPart("business_id", "1001")
+                .multiPart("message_type", "1").multiPart("file", "a.png", PNG, "image/png").post(PATH).then(), 403,
+                "USER_NOT_REGISTERED", "not registered");
+    }
+
+    @Test
+    void formRefusalsAreClearAndLeaveNothingBehind() throws Exception {
+        long before = storedFiles();
+        refused(authed().multiPart("auth_id", "user 42!").multiPart("business_id", "1001")
+                .multiPart("message_type", "1").multiPart("file", "a.png", PNG, "image/png").post(PATH).then(), 400,
+                "INVALID_AUTH_ID", "auth_id");
+        refused(authed().multiPart("auth_id", "user42").multiPart("business_id", "10a1")
+                .multiPart("message_type", "1").multiPart("file", "a.png", PNG, "image/png").post(PATH).then(), 400,
+                "INVALID_BUSINESS_ID", "digits");
+        refused(upload(authed(), "3", "a.png", PNG, "image/png"), 400, "INVALID_MESSAGE_TYPE", "1 (image) or 52");
+        refused(authed().multiPart("auth_id", "user42").multiPart("business_id", "1001")
+                .multiPart("message_type", "1").post(PATH).then(), 400, "MISSING_FILE", "file is required");
+        refused(upload(authed(), "1", "a.png", new byte[0], "image/png"), 400, "MISSING_FILE", "empty");
+        refused(authed().multiPart("auth_id", "user42").multiPart("business_id", "1001")
+                .multiPart("message_type", "1").multiPart("file", "a.png", PNG, "image/png")
+                .multiPart("message_body", "x".repeat(4097)).post(PATH).then(), 400, "MESSAGE_BODY_TOO_LONG", "4096");
+        refused(upload(authed(), "52", "a.png", PNG, "image/png"), 415, "UNSUPPORTED_FILE_TYPE", "png");
+        refused(upload(authed(), "1", "setup.exe", ELF, "application/octet-stream"), 415, "UNSUPPORTED_FILE_TYPE",
+                "exe");
+        refused(upload(authed(), "52", "report.docx", PNG, "application/octet-stream"), 415, "CONTENT_MISMATCH",
+                ".docx");
+        refused(upload(authed(), "1", "cute.jpg", ELF, "image/jpeg"), 415, "CONTENT_MISMATCH", ".jpg");
+        refused(upload(authed(), "52", "data.csv", new byte[]{'a', 0, 'b'}, "text/csv"), 415, "CONTENT_MISMATCH",
+                ".csv");
+        refused(given().header("Authorization", "Bearer " + PlatformStubs.token()).header("client-id", "client-1")
+                .contentType(ContentType.JSON).body("{}").post(PATH).then(), 415, "UNSUPPORTED_MEDIA_TYPE",
+                "multipart");
+        assertEquals(before, storedFiles(), "a refused upload left a file behind");
+    }
+
+    @Test
+    void aFileOverTenMegabytesIsRefusedWith413() {
+        byte[] big = withHead(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A},
+                10 * 1024 * 1024 + 1);
+        refused(upload(authed(), "1", "big.png", big, "image/png"), 413, "FILE_TOO_LARGE", "10 MB");
+    }
+
+    @Test
+    void whenHookServiceIsDownTheUploadSucceedsAndTheEventFollowsLater() throws Exception {
+        PlatformStubs.intakeDown = true;
+        long id = ((Number) upload(authed(), "1", "later.png", PNG, "image/png").statusCode(200).extract()
+                .path("message_id")).longValue();
+        Thread.sleep(700);
+        assertTrue(PlatformStubs.EVENTS.stream().noneMatch(e -> e.contains("\"message_id\":" + id + ",")));
+        PlatformStubs.intakeDown = false;
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("\"message_id\":" + id + ",")));
+    }
+
+    @Test
+    void unknownFilesAreNotFound() {
+        given().get("/files/00000000000000000000000000000000/x.png").then().statusCode(404)
+                .body("error_code", equalTo("FILE_NOT_FOUND"));
+        given().get("/files/..%2F..%2Fetc/passwd").then().statusCode(404);
+    }
+}
