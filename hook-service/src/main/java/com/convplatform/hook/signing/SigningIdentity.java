@@ -1,13 +1,9 @@
 package com.convplatform.hook.signing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.security.KeyPair;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
@@ -26,6 +22,7 @@ import org.jboss.logging.Logger;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.hook.HookSigner;
 import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
@@ -58,16 +55,16 @@ public class SigningIdentity {
         PrivateKey key;
         String chainPem;
         if (config.signing().keyFile().isPresent()) {
-            key = Pem.parsePrivateKey(read(Paths.get(config.signing().keyFile().get())));
-            chainPem = read(Paths.get(config.signing().chainFile().orElseThrow(() -> new IllegalStateException(
+            key = Pem.parsePrivateKey(PemFiles.read(Paths.get(config.signing().keyFile().get())));
+            chainPem = PemFiles.read(Paths.get(config.signing().chainFile().orElseThrow(() -> new IllegalStateException(
                     "hook.signing.key-file is set but hook.signing.chain-file is not"))));
         } else {
             Path dir = Paths.get(config.dataDir(), "signing");
             if (!Files.exists(dir.resolve("key.pem"))) {
                 generate(dir);
             }
-            key = Pem.parsePrivateKey(read(dir.resolve("key.pem")));
-            chainPem = read(dir.resolve("chain.pem"));
+            key = Pem.parsePrivateKey(PemFiles.read(dir.resolve("key.pem")));
+            chainPem = PemFiles.read(dir.resolve("chain.pem"));
         }
         List<X509Certificate> chain;
         try {
@@ -96,9 +93,9 @@ public class SigningIdentity {
         X509Certificate leaf = CertificateBuilder.forKey(leafKey.getPublic()).commonName(host).dnsNames(host)
                 .validity(now.minus(Duration.ofHours(1)), now.plus(Duration.ofDays(397))).serverAuth()
                 .issuer(ca, caKey.getPrivate()).build();
-        write(dir.resolve("ca.pem"), Pem.toPem(ca));
-        write(dir.resolve("chain.pem"), Pem.toPem(List.of(leaf, ca)));
-        write(dir.resolve("key.pem"), Pem.toPem(leafKey.getPrivate()));
+        PemFiles.writeOwnerOnly(dir.resolve("ca.pem"), Pem.toPem(ca));
+        PemFiles.writeOwnerOnly(dir.resolve("chain.pem"), Pem.toPem(List.of(leaf, ca)));
+        PemFiles.writeOwnerOnly(dir.resolve("key.pem"), Pem.toPem(leafKey.getPrivate()));
         LOG.infof("Generated a local hook signing CA and key for %s under %s; receivers trust %s", host, dir,
                 dir.resolve("ca.pem"));
     }
@@ -111,28 +108,4 @@ public class SigningIdentity {
         }
     }
 
-    private static String read(Path p) {
-        try {
-            return Files.readString(p, StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + p, e);
-        }
-    }
-
-    private static void write(Path file, String content) {
-        try {
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, content, StandardCharsets.US_ASCII);
-            try {
-                Files.setPosixFilePermissions(tmp,
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException ignored) {
-                // not a POSIX file system
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file, e);
-        }
-    }
 }

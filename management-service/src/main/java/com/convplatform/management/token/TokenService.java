@@ -1,13 +1,10 @@
 package com.convplatform.management.token;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.MessageDigest;
@@ -33,6 +30,7 @@ import org.bouncycastle.jce.ECNamedCurveTable;
 import org.bouncycastle.jce.spec.ECNamedCurveParameterSpec;
 
 import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.config.ManagementConfig;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -75,16 +73,16 @@ public class TokenService {
     @PostConstruct
     void load() {
         if (config.jwt().keyFile().isPresent()) {
-            current = toSigningKey(Pem.parsePrivateKey(read(Paths.get(config.jwt().keyFile().get()))));
+            current = toSigningKey(Pem.parsePrivateKey(PemFiles.read(Paths.get(config.jwt().keyFile().get()))));
         } else {
             Path file = keyDir().resolve("current-key.pem");
             if (!Files.exists(file)) {
-                write(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
+                PemFiles.writeOwnerOnly(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
             }
-            current = toSigningKey(Pem.parsePrivateKey(read(file)));
+            current = toSigningKey(Pem.parsePrivateKey(PemFiles.read(file)));
             Path prev = keyDir().resolve("previous-key.pem");
             if (Files.exists(prev)) {
-                previous = toSigningKey(Pem.parsePrivateKey(read(prev))).publicKey();
+                previous = toSigningKey(Pem.parsePrivateKey(PemFiles.read(prev))).publicKey();
             }
         }
     }
@@ -143,14 +141,10 @@ public class TokenService {
         }
         Path cur = keyDir().resolve("current-key.pem");
         Path prev = keyDir().resolve("previous-key.pem");
-        try {
-            Files.copy(cur, prev, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        write(cur, Pem.toPem(KeyPairs.ecP256().getPrivate()));
+        PemFiles.writeOwnerOnly(prev, PemFiles.read(cur));
+        PemFiles.writeOwnerOnly(cur, Pem.toPem(KeyPairs.ecP256().getPrivate()));
         SigningKey old = current;
-        current = toSigningKey(Pem.parsePrivateKey(read(cur)));
+        current = toSigningKey(Pem.parsePrivateKey(PemFiles.read(cur)));
         previous = old.publicKey();
         return current.kid();
     }
@@ -208,31 +202,6 @@ public class TokenService {
             return new SigningKey(thumbprint(pub), key, pub);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Cannot derive the public key", e);
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + file, e);
-        }
-    }
-
-    private static void write(Path file, String content) {
-        try {
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, content, StandardCharsets.US_ASCII);
-            try {
-                Files.setPosixFilePermissions(tmp,
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException ignored) {
-                // not a POSIX file system
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file, e);
         }
     }
 
