@@ -15,18 +15,26 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.delivery.DeliveryAttempt;
+import com.convplatform.hook.delivery.EndpointControl;
 import com.convplatform.hook.error.ApiException;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Sort;
 
-/** The operator API: see deliveries and their attempts, retry one, replay an account's dead letters. */
+/**
+ * The operator API: see deliveries and their attempts, retry one, replay an account's dead letters, and see, disable
+ * and enable an account's endpoint.
+ */
 @Path("/admin/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "operator", description = "Operator API (Authorization: Bearer <hook.admin.api-key>)")
@@ -48,12 +56,32 @@ public class AdminResource {
             String error) {
     }
 
+    public record EndpointView(@JsonProperty("account_id") String accountId, boolean enabled,
+            @JsonProperty("consecutive_failures") int consecutiveFailures,
+            @JsonProperty("failing_since") Instant failingSince,
+            @JsonProperty("last_failure_at") Instant lastFailureAt, @JsonProperty("disabled_at") Instant disabledAt,
+            @JsonProperty("disabled_by") String disabledBy, @JsonProperty("disabled_reason") String disabledReason,
+            @JsonProperty("held_deliveries") long heldDeliveries) {
+        static EndpointView of(EndpointControl.View v) {
+            return new EndpointView(v.accountId(), v.enabled(), v.consecutiveFailures(), v.failingSince(),
+                    v.lastFailureAt(), v.disabledAt(), v.disabledBy(), v.disabledReason(), v.heldDeliveries());
+        }
+    }
+
+    /** Optional body of a disable call. */
+    public record DisableRequest(String reason) {
+    }
+
     private final HookConfig config;
     private final Clock clock;
+    private final EndpointControl endpoints;
+    private final ObjectMapper json;
 
-    public AdminResource(HookConfig config, Clock clock) {
+    public AdminResource(HookConfig config, Clock clock, EndpointControl endpoints, ObjectMapper json) {
         this.config = config;
         this.clock = clock;
+        this.endpoints = endpoints;
+        this.json = json;
     }
 
     private void auth(String authorization) {
@@ -116,6 +144,46 @@ public class AdminResource {
         List<Delivery> dead = Delivery.list("accountId = ?1 and status = ?2", accountId, Delivery.DEAD);
         dead.forEach(this::requeue);
         return Map.of("account_id", accountId, "requeued", dead.size());
+    }
+
+    @GET
+    @Path("/accounts/{accountId}/endpoint")
+    public EndpointView endpoint(@HeaderParam("Authorization") String authorization,
+            @PathParam("accountId") String accountId) {
+        auth(authorization);
+        return EndpointView.of(endpoints.view(accountId));
+    }
+
+    @POST
+    @Path("/accounts/{accountId}/endpoint/disable")
+    @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DisableRequest.class)))
+    public EndpointView disable(@HeaderParam("Authorization") String authorization,
+            @PathParam("accountId") String accountId, String body) {
+        auth(authorization);
+        if (accountId.length() > 64) {
+            throw new ApiException(400, "INVALID_ACCOUNT_ID", "account_id is at most 64 characters");
+        }
+        String reason = null;
+        if (body != null && !body.isBlank()) {
+            try {
+                reason = json.readValue(body, DisableRequest.class).reason();
+            } catch (java.io.IOException e) {
+                throw new ApiException(400, "INVALID_BODY",
+                        "the body is optional; when sent it is {\"reason\": \"...\"}");
+            }
+        }
+        if (reason != null && reason.length() > 500) {
+            throw new ApiException(400, "INVALID_REASON", "reason is at most 500 characters");
+        }
+        return EndpointView.of(endpoints.disable(accountId, reason));
+    }
+
+    @POST
+    @Path("/accounts/{accountId}/endpoint/enable")
+    public EndpointView enable(@HeaderParam("Authorization") String authorization,
+            @PathParam("accountId") String accountId) {
+        auth(authorization);
+        return EndpointView.of(endpoints.enable(accountId));
     }
 
     private void requeue(Delivery d) {

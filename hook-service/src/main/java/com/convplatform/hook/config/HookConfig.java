@@ -37,6 +37,9 @@ public interface HookConfig {
     /** Delivery. */
     Delivery delivery();
 
+    /** The rule that disables an endpoint that has failed for a long time. */
+    Endpoints endpoints();
+
     interface Signing {
         /** PEM private key (RSA) that signs hooks. Unset: a local CA and key are generated under the data directory. */
         Optional<String> keyFile();
@@ -99,5 +102,19 @@ public interface HookConfig {
          */
         @WithDefault("false")
         boolean allowPrivateNetworks();
+    }
+
+    interface Endpoints {
+        /** Whether the rule runs at all; operators can always disable and enable by hand. */
+        @WithDefault("true")
+        boolean autoDisable();
+
+        /** An endpoint is disabled once every attempt has failed for at least this long ... */
+        @WithDefault("P3D")
+        Duration disableAfter();
+
+        /** ... and at least this many attempts in a row have failed (so one slow retry does not disable it). */
+        @WithDefault("20")
+        int disableMinFailures();
     }
 }

@@ -103,18 +103,18 @@ public class DeliveryWorker {
         try {
             webhook = accounts.webhookUrl(c.accountId());
         } catch (AccountDirectory.Unavailable e) {
-            store.record(c, null, "account lookup failed: " + e.getMessage(), elapsed(start), null, false);
+            record(c, Outcome.platformFailed("account lookup failed: " + e.getMessage(), elapsed(start)));
             return;
         }
         if (webhook.isEmpty()) {
-            store.record(c, null, "account " + c.accountId() + " does not exist (dead-lettered)", elapsed(start),
-                    null, true);
+            record(c,
+                    Outcome.permanent("account " + c.accountId() + " does not exist (dead-lettered)", elapsed(start)));
             return;
         }
         URI target = URI.create(webhook.get());
         String blocked = guard(target);
         if (blocked != null) {
-            store.record(c, null, blocked, elapsed(start), null, false);
+            record(c, Outcome.endpointFailed(blocked, elapsed(start)));
             return;
         }
         byte[] body;
@@ -123,7 +123,7 @@ public class DeliveryWorker {
             node.put(HookHeaders.SIGNATURE_TIMESTAMP_FIELD, TimestampWindow.now(clock));
             body = json.writeValueAsBytes(node);
         } catch (java.io.IOException e) {
-            store.record(c, null, "stored payload unreadable: " + e.getMessage(), elapsed(start), null, true);
+            record(c, Outcome.permanent("stored payload unreadable: " + e.getMessage(), elapsed(start)));
             return;
         }
         HookSigner.SignedHeaders signed = identity.current().signer().sign(body);
@@ -134,18 +134,27 @@ public class DeliveryWorker {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
         try {
             HttpResponse<Void> r = http.send(req, HttpResponse.BodyHandlers.discarding());
-            int code = r.statusCode();
-            String error = code >= 200 && code < 300
-                    ? null
-                    : "HTTP " + code + (code >= 300 && code < 400 ? " (redirects are not followed)" : "");
-            store.record(c, code, error, elapsed(start), retryAfter(r), false);
+            record(c, Outcome.answered(r.statusCode(), elapsed(start), retryAfter(r)));
         } catch (HttpTimeoutException e) {
-            store.record(c, null, "timed out after " + config.delivery().readTimeout().toMillis() + " ms",
-                    elapsed(start), null, false);
+            record(c, Outcome.endpointFailed("timed out after " + config.delivery().readTimeout().toMillis() + " ms",
+                    elapsed(start)));
         } catch (java.io.IOException e) {
-            store.record(c, null, "connection failed: " + e, elapsed(start), null, false);
+            record(c, Outcome.endpointFailed("connection failed: " + e, elapsed(start)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Records an outcome, once more if the first commit fails (the only expected cause is two replicas creating the
+     * same endpoint's failure row at once); should both fail, the lease expires and the delivery is attempted again.
+     */
+    private void record(DeliveryStore.Claimed c, Outcome o) {
+        try {
+            store.record(c, o);
+        } catch (RuntimeException first) {
+            LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", c.attempt(), c.id());
+            store.record(c, o);
         }
     }
 
