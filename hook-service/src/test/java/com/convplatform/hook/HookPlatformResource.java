@@ -51,6 +51,14 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    public static final Map<String, java.util.concurrent.atomic.AtomicInteger> IN_FLIGHT = new ConcurrentHashMap<>();
+    public static final Map<String, java.util.concurrent.atomic.AtomicInteger> MOST_IN_FLIGHT = new ConcurrentHashMap<>();
+
+    /** The most hooks of an account the receiver was handling at the same time. */
+    public static int mostInFlight(String accountId) {
+        return MOST_IN_FLIGHT.computeIfAbsent(accountId, k -> new java.util.concurrent.atomic.AtomicInteger()).get();
+    }
+
     public static List<Received> received(String accountId) {
         return RECEIVED.computeIfAbsent(accountId, k -> new CopyOnWriteArrayList<>());
     }
@@ -72,7 +80,7 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             Files.writeString(key, Pem.toPem(signing.getPrivate()));
             Files.writeString(chain, Pem.toPem(leaf.chain()));
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            server.setExecutor(Executors.newFixedThreadPool(8));
+            server.setExecutor(Executors.newFixedThreadPool(16));
             server.createContext("/internal/v1/accounts/", HookPlatformResource::account);
             server.createContext("/hooks/", HookPlatformResource::hook);
             server.start();
@@ -105,12 +113,18 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             a = new Answer(200, 0, null);
         }
         received(account).add(new Received(Map.copyOf(ex.getRequestHeaders()), body, System.nanoTime()));
-        if (a.delayMs() > 0) {
-            try {
+        int now = IN_FLIGHT.computeIfAbsent(account, k -> new java.util.concurrent.atomic.AtomicInteger())
+                .incrementAndGet();
+        MOST_IN_FLIGHT.computeIfAbsent(account, k -> new java.util.concurrent.atomic.AtomicInteger())
+                .accumulateAndGet(now, Math::max);
+        try {
+            if (a.delayMs() > 0) {
                 Thread.sleep(a.delayMs());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            IN_FLIGHT.get(account).decrementAndGet();
         }
         if (a.retryAfter() != null) {
             ex.getResponseHeaders().set("Retry-After", a.retryAfter());

@@ -76,13 +76,24 @@ public interface HookConfig {
         @WithDefault("PT5S,PT5M,PT30M,PT2H,PT5H,PT10H,PT10H")
         List<Duration> retrySchedule();
 
-        /** How often due deliveries are looked for. */
+        /**
+         * How often due deliveries are looked for when the queue seemed empty. Events taken in by this replica are
+         * picked up at once, without waiting for the poll.
+         */
         @WithDefault("1s")
         String pollInterval();
 
-        /** Most deliveries claimed per poll. */
+        /** Most deliveries claimed at once. */
         @WithDefault("32")
         int batchSize();
+
+        /** Most deliveries a replica holds at once (in flight or waiting for their endpoint). */
+        @WithDefault("64")
+        int maxInFlight();
+
+        /** Most deliveries in flight at once to one account's endpoint. */
+        @WithDefault("4")
+        int perEndpoint();
 
         /** How long a claimed delivery is leased; a replica that dies mid-delivery loses the lease after this. */
         @WithDefault("PT60S")

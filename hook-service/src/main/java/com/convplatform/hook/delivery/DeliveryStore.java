@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -16,7 +17,6 @@ import jakarta.transaction.Transactional;
 import org.jboss.logging.Logger;
 
 import com.convplatform.hook.config.HookConfig;
-import com.convplatform.hook.intake.HookEvent;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -29,15 +29,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 public class DeliveryStore {
     private static final Logger LOG = Logger.getLogger(DeliveryStore.class);
 
-    /** A claimed delivery with what is needed to send it. */
-    public record Claimed(String id, String accountId, String payload, int attempt, Instant receivedAt) {
+    /**
+     * A claimed delivery with what is needed to send it. {@code leaseOwner} is unique to the claim that took it, and
+     * the lease ends at {@code leaseUntil}.
+     */
+    public record Claimed(String id, String accountId, String payload, int attempt, Instant receivedAt,
+            String leaseOwner, Instant leaseUntil) {
     }
 
     private final EntityManager em;
     private final Clock clock;
     private final HookConfig config;
     private final MeterRegistry metrics;
-    private final String owner = UUID.randomUUID().toString();
+    private final String replica = UUID.randomUUID().toString();
+    private final AtomicLong claims = new AtomicLong();
 
     public DeliveryStore(EntityManager em, Clock clock, HookConfig config, MeterRegistry metrics) {
         this.em = em;
@@ -46,26 +51,37 @@ public class DeliveryStore {
         this.metrics = metrics;
     }
 
+    /**
+     * Claims up to {@code max} due deliveries in one conditional UPDATE. The outer condition repeats the lease test,
+     * so when two replicas pick the same rows the database's re-check after the row lock gives each row to one of
+     * them only (PostgreSQL re-evaluates the WHERE clause of an UPDATE on a row changed concurrently). Deliveries of
+     * disabled endpoints are never claimed.
+     */
     @Transactional
     public List<Claimed> claimDue(int max) {
+        if (max <= 0) {
+            return List.of();
+        }
         Instant now = clock.instant();
-        List<Delivery> due = em.createQuery("select d from Delivery d where d.status = :pending"
-                + " and d.nextAttemptAt <= :now and (d.leaseUntil is null or d.leaseUntil < :now)"
-                + " and not exists (select 1 from EndpointState s where s.accountId = d.accountId"
-                + " and s.disabledAt is not null) order by d.nextAttemptAt", Delivery.class)
-                .setParameter("pending", Delivery.PENDING).setParameter("now", now).setMaxResults(max)
-                .getResultList();
-        List<Claimed> out = new ArrayList<>();
         Instant until = now.plus(config.delivery().lease());
-        for (Delivery d : due) {
-            int n = em.createQuery("update Delivery d set d.leaseOwner = :owner, d.leaseUntil = :until"
-                    + " where d.id = :id and d.status = :pending and (d.leaseUntil is null or d.leaseUntil < :now)")
-                    .setParameter("owner", owner).setParameter("until", until).setParameter("id", d.id)
-                    .setParameter("pending", Delivery.PENDING).setParameter("now", now).executeUpdate();
-            if (n == 1) {
-                HookEvent e = HookEvent.findById(d.eventId);
-                out.add(new Claimed(d.id, d.accountId, e.payload, d.attempts + 1, e.receivedAt));
-            }
+        String token = replica + ":" + claims.incrementAndGet();
+        int n = em.createNativeQuery("update delivery set lease_owner = ?1, lease_until = ?2 where id in ("
+                + "select d.id from delivery d where d.status = 'PENDING' and d.next_attempt_at <= ?3"
+                + " and (d.lease_until is null or d.lease_until < ?3) and not exists (select 1 from endpoint_state s"
+                + " where s.account_id = d.account_id and s.disabled_at is not null)"
+                + " order by d.next_attempt_at limit ?4)"
+                + " and status = 'PENDING' and (lease_until is null or lease_until < ?3)").setParameter(1, token)
+                .setParameter(2, until).setParameter(3, now).setParameter(4, max).executeUpdate();
+        if (n == 0) {
+            return List.of();
+        }
+        List<Object[]> rows = em.createQuery("select d.id, d.accountId, d.attempts, e.payload, e.receivedAt"
+                + " from Delivery d, HookEvent e where e.id = d.eventId and d.leaseOwner = :token"
+                + " order by d.nextAttemptAt", Object[].class).setParameter("token", token).getResultList();
+        List<Claimed> out = new ArrayList<>(rows.size());
+        for (Object[] r : rows) {
+            out.add(new Claimed((String) r[0], (String) r[1], (String) r[3], (Integer) r[2] + 1, (Instant) r[4],
+                    token, until));
         }
         return out;
     }
@@ -87,6 +103,11 @@ public class DeliveryStore {
         a.error = o.error() == null ? null : o.error().substring(0, Math.min(o.error().length(), 1000));
         a.persist();
         Delivery d = Delivery.findById(c.id());
+        if (!c.leaseOwner().equals(d.leaseOwner)) {
+            // The lease ran out and another claim owns the delivery now: keep the attempt in the log, leave the
+            // state to the owner.
+            return;
+        }
         d.attempts = c.attempt();
         d.leaseOwner = null;
         d.leaseUntil = null;
@@ -147,11 +168,11 @@ public class DeliveryStore {
         }
     }
 
-    /** Gives a claimed delivery back untouched (for example when its endpoint is at its concurrency limit). */
+    /** Gives a claimed delivery back untouched (its lease would run out before it could be sent). */
     @Transactional
-    public void release(String id) {
-        Delivery d = Delivery.findById(id);
-        if (d != null && owner.equals(d.leaseOwner)) {
+    public void release(Claimed c) {
+        Delivery d = Delivery.findById(c.id());
+        if (d != null && c.leaseOwner().equals(d.leaseOwner)) {
             d.leaseOwner = null;
             d.leaseUntil = null;
         }

@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,9 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
@@ -32,19 +37,34 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.DurationConverter;
 
 /**
  * Delivers due hooks: claims them, signs each attempt at send time (so {@code signature_timestamp} is fresh on every
- * retry), POSTs with redirects never followed, and records the outcome. At most {@value #PER_ENDPOINT} deliveries run
- * at once per account endpoint.
+ * retry), POSTs with redirects never followed, and records the outcome.
+ *
+ * <p>
+ * One dispatcher thread claims due deliveries while this replica has room ({@code hook.delivery.max-in-flight}) and
+ * hands each to its endpoint's lane, which runs at most {@code hook.delivery.per-endpoint} at once and queues the rest
+ * locally. The dispatcher sleeps when the queue is empty and wakes at once when this replica takes in an event or
+ * finishes a delivery, or after {@code hook.delivery.poll-interval} (events taken in by other replicas, retries
+ * falling due).
  */
 @ApplicationScoped
 public class DeliveryWorker {
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
-    static final int PER_ENDPOINT = 4;
     static final String DELIVERY_ID_HEADER = "X-Hook-Delivery-Id";
     static final String ATTEMPT_HEADER = "X-Hook-Attempt";
+    /** A delivery is sent only if its lease outlasts the attempt by this much; otherwise it is given back. */
+    private static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
+
+    /** The deliveries of one endpoint held by this replica. Guarded by itself. */
+    private static final class Lane {
+        final ArrayDeque<DeliveryStore.Claimed> waiting = new ArrayDeque<>();
+        int running;
+        boolean retired;
+    }
 
     private final DeliveryStore store;
     private final AccountDirectory accounts;
@@ -53,8 +73,13 @@ public class DeliveryWorker {
     private final Clock clock;
     private final ObjectMapper json;
     private final HttpClient http;
-    private final ExecutorService pool = Executors.newFixedThreadPool(16);
-    private final Map<String, Semaphore> perEndpoint = new ConcurrentHashMap<>();
+    private final ExecutorService pool;
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    private final AtomicInteger held = new AtomicInteger();
+    private final Semaphore signal = new Semaphore(0);
+    private final Duration pollInterval;
+    private volatile boolean running;
+    private Thread dispatcher;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
             Clock clock, ObjectMapper json, MeterRegistry metrics) {
@@ -66,35 +91,116 @@ public class DeliveryWorker {
         this.json = json;
         this.http = HttpClient.newBuilder().connectTimeout(config.delivery().connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.pool = Executors.newFixedThreadPool(config.delivery().maxInFlight(), r -> {
+            Thread t = new Thread(r, "hook-delivery");
+            t.setDaemon(true);
+            return t;
+        });
+        this.pollInterval = DurationConverter.parseDuration(config.delivery().pollInterval());
         Gauge.builder("hook.queue.depth", store, DeliveryStore::pendingCount)
                 .description("Deliveries waiting to be delivered").register(metrics);
+        Gauge.builder("hook.deliveries.held", held, AtomicInteger::get)
+                .description("Deliveries this replica holds (in flight or waiting for their endpoint)")
+                .register(metrics);
+    }
+
+    void start(@Observes StartupEvent event) {
+        running = true;
+        dispatcher = new Thread(this::dispatch, "hook-dispatcher");
+        dispatcher.setDaemon(true);
+        dispatcher.start();
     }
 
     @PreDestroy
     void stop() {
+        running = false;
+        if (dispatcher != null) {
+            dispatcher.interrupt();
+        }
         pool.shutdownNow();
     }
 
-    @Scheduled(every = "${hook.delivery.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void poll() {
-        List<DeliveryStore.Claimed> claimed = store.claimDue(config.delivery().batchSize());
-        for (DeliveryStore.Claimed c : claimed) {
-            Semaphore s = perEndpoint.computeIfAbsent(c.accountId(), k -> new Semaphore(PER_ENDPOINT));
-            if (!s.tryAcquire()) {
-                store.release(c.id());
-                continue;
-            }
-            pool.submit(() -> {
-                try {
-                    deliver(c);
-                } catch (RuntimeException e) {
-                    LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried",
-                            c.id());
-                } finally {
-                    s.release();
-                }
-            });
+    /** Asks the dispatcher to look for due deliveries now (after an intake, or when room frees up). */
+    public void wake() {
+        if (signal.availablePermits() == 0) {
+            signal.release();
         }
+    }
+
+    private void dispatch() {
+        while (running) {
+            boolean full = false;
+            try {
+                int room = config.delivery().maxInFlight() - held.get();
+                int want = Math.min(config.delivery().batchSize(), room);
+                if (want > 0) {
+                    List<DeliveryStore.Claimed> claimed = store.claimDue(want);
+                    claimed.forEach(this::submit);
+                    full = claimed.size() == want;
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "Claiming due deliveries failed; trying again in %s", pollInterval);
+            }
+            if (full && held.get() < config.delivery().maxInFlight()) {
+                continue; // more may be due: claim again at once
+            }
+            try {
+                signal.tryAcquire(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+                signal.drainPermits();
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void submit(DeliveryStore.Claimed c) {
+        held.incrementAndGet();
+        while (true) {
+            Lane lane = lanes.computeIfAbsent(c.accountId(), k -> new Lane());
+            synchronized (lane) {
+                if (lane.retired) {
+                    continue;
+                }
+                if (lane.running >= config.delivery().perEndpoint()) {
+                    lane.waiting.add(c);
+                    return;
+                }
+                lane.running++;
+            }
+            pool.execute(() -> drain(lane, c));
+            return;
+        }
+    }
+
+    /** Runs one delivery, then the endpoint's queued ones, while this thread holds one of the lane's slots. */
+    private void drain(Lane lane, DeliveryStore.Claimed first) {
+        DeliveryStore.Claimed c = first;
+        while (c != null) {
+            try {
+                Instant mustEndBy = clock.instant().plus(config.delivery().connectTimeout())
+                        .plus(config.delivery().readTimeout()).plus(LEASE_MARGIN);
+                if (mustEndBy.isBefore(c.leaseUntil())) {
+                    deliver(c);
+                } else {
+                    store.release(c);
+                }
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
+            } finally {
+                held.decrementAndGet();
+            }
+            synchronized (lane) {
+                c = lane.waiting.poll();
+                if (c == null) {
+                    lane.running--;
+                    if (lane.running == 0) {
+                        lane.retired = true;
+                        lanes.remove(first.accountId(), lane);
+                    }
+                }
+            }
+        }
+        wake();
     }
 
     void deliver(DeliveryStore.Claimed c) {

@@ -14,6 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.hook.admin.ApiKeyGuard;
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.hook.delivery.DeliveryWorker;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** {@code POST /internal/v1/events}: 202 once stored; the same (account_id, message_id) again is 200. */
@@ -22,10 +23,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 public class IntakeResource {
     private final IntakeService intake;
     private final HookConfig config;
+    private final DeliveryWorker worker;
 
-    public IntakeResource(IntakeService intake, HookConfig config) {
+    public IntakeResource(IntakeService intake, HookConfig config, DeliveryWorker worker) {
         this.intake = intake;
         this.config = config;
+        this.worker = worker;
     }
 
     @POST
@@ -43,6 +46,9 @@ public class IntakeResource {
             // Two identical events at once: the unique constraint let one in; answer with that one.
             a = intake.find(accountId, messageId).map(e -> new IntakeService.Accepted(e.id, true))
                     .orElseThrow(() -> raced);
+        }
+        if (!a.duplicate()) {
+            worker.wake(); // committed: deliver now rather than at the next poll
         }
         return a.duplicate()
                 ? Response.ok(Map.of("event_id", a.eventId(), "duplicate", true)).build()

@@ -192,6 +192,22 @@ class HookDeliveryTest {
     }
 
     @Test
+    void atMostFourHooksAreInFlightToOneEndpointAndTheRestWait() {
+        String account = account();
+        Answer[] slow = new Answer[12];
+        java.util.Arrays.fill(slow, new Answer(200, 300, null));
+        HookPlatformResource.script(account, slow);
+        for (int i = 1; i <= 12; i++) {
+            intake(event(account, 100 + i), 202);
+        }
+        awaitHooks(account, 12);
+        assertEquals(4, HookPlatformResource.mostInFlight(account), "hooks in flight at once to one endpoint");
+        await().atMost(Duration.ofSeconds(5)).until(() -> given().header("Authorization", OPERATOR)
+                .queryParam("account_id", account).queryParam("status", "DELIVERED").get("/admin/v1/deliveries")
+                .then().extract().jsonPath().getList("$").size() == 12);
+    }
+
+    @Test
     void anUnknownAccountIsDeadLetteredWithTheReason() {
         intake(event(HookPlatformResource.UNKNOWN_ACCOUNT, 1), 202);
         await().atMost(Duration.ofSeconds(10))
