@@ -59,6 +59,42 @@ public interface UploadConfig {
         /** Directory the local file store writes to. */
         @WithDefault("./data/upload/files")
         String dir();
+
+        /** Which file store: {@code local} (the directory above) or {@code s3} (an S3-compatible bucket). */
+        @WithDefault("local")
+        String kind();
+
+        /** The S3-compatible store, used when kind is {@code s3}. */
+        S3 s3();
+    }
+
+    interface S3 {
+        /** Scheme, host and port, no path: https://s3.eu-west-1.amazonaws.com, http://minio:9000. */
+        Optional<String> endpoint();
+
+        /** The bucket (addressed path-style: endpoint/bucket/key). */
+        Optional<String> bucket();
+
+        /** The region the signature is scoped to (MinIO and most others accept us-east-1). */
+        @WithDefault("us-east-1")
+        String region();
+
+        /** Access key id (env UPLOAD_STORAGE_S3_ACCESS_KEY). */
+        Optional<String> accessKey();
+
+        /** Secret access key (env UPLOAD_STORAGE_S3_SECRET_KEY). */
+        Optional<String> secretKey();
+
+        /** Prepended to each file id to form the object key; "uploads" and "uploads/" both give uploads/{id}. */
+        Optional<String> prefix();
+
+        /** Time to open a connection to the endpoint. */
+        @WithDefault("PT5S")
+        Duration connectTimeout();
+
+        /** Time for a whole PUT (a file of up to 10 MiB), or until the answer's headers of a GET or DELETE. */
+        @WithDefault("PT60S")
+        Duration requestTimeout();
     }
 
     interface Admin {

@@ -8,17 +8,15 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 
-import jakarta.enterprise.context.ApplicationScoped;
-
-import com.convplatform.upload.config.UploadConfig;
-
-/** Files under {@code upload.storage.dir}, named by their random id only (never by the uploaded name). */
-@ApplicationScoped
+/**
+ * Files under {@code upload.storage.dir}, named by their random id only (never by the uploaded name). The default
+ * store ({@code upload.storage.kind=local}), made by {@link FileStoreProducer}.
+ */
 public class LocalFileStore implements FileStore {
     private final Path dir;
 
-    public LocalFileStore(UploadConfig config) {
-        this.dir = Paths.get(config.storage().dir());
+    public LocalFileStore(String dir) {
+        this.dir = Paths.get(dir);
     }
 
     @Override
@@ -45,5 +43,10 @@ public class LocalFileStore implements FileStore {
             throw new IllegalArgumentException("not a file id");
         }
         return dir.resolve(id);
+    }
+
+    @Override
+    public String toString() {
+        return "LocalFileStore[" + dir.toAbsolutePath().normalize() + "]";
     }
 }

@@ -1,0 +1,144 @@
+package com.convplatform.upload.storage;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import com.convplatform.upload.config.UploadConfig;
+
+import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/**
+ * The one {@link FileStore} bean, chosen at run time by {@code upload.storage.kind}: {@code local} (default, a
+ * directory) or {@code s3}. Created at start-up, so a wrong or incomplete S3 setting stops the service at once with a
+ * message naming the property, not at the first upload.
+ */
+@Dependent
+public class FileStoreProducer {
+    private static final Logger LOG = Logger.getLogger(FileStoreProducer.class);
+    static final String P = "upload.storage.s3.";
+
+    @Produces
+    @Singleton
+    @Startup
+    FileStore fileStore(UploadConfig config) {
+        FileStore store = create(config.storage(), Clock.systemUTC());
+        LOG.infof("File store: %s", store);
+        return store;
+    }
+
+    /** The store the settings ask for; {@link ConfigurationException} naming each wrong or missing property. */
+    public static FileStore create(UploadConfig.Storage storage, Clock clock) {
+        String kind = storage.kind().trim();
+        if (kind.equalsIgnoreCase("local")) {
+            return new LocalFileStore(storage.dir());
+        }
+        if (!kind.equalsIgnoreCase("s3")) {
+            throw new ConfigurationException(
+                    "upload.storage.kind must be 'local' or 's3', got '" + storage.kind() + "'",
+                    Set.of("upload.storage.kind"));
+        }
+        UploadConfig.S3 s3 = storage.s3();
+        Set<String> missing = new LinkedHashSet<>();
+        String endpoint = required(s3.endpoint(), "endpoint", missing);
+        String bucket = required(s3.bucket(), "bucket", missing);
+        String accessKey = required(s3.accessKey(), "access-key", missing);
+        String secretKey = required(s3.secretKey(), "secret-key", missing);
+        if (!missing.isEmpty()) {
+            throw new ConfigurationException("upload.storage.kind=s3 needs " + String.join(", ", missing)
+                    + " (missing or empty; env " + String.join(", ", missing.stream().map(FileStoreProducer::env)
+                            .toList())
+                    + ")", missing);
+        }
+        List<String> wrong = new ArrayList<>();
+        URI uri = endpoint(endpoint, wrong);
+        if (!bucket.matches("[A-Za-z0-9._-]{1,255}") || bucket.matches("\\.+")) {
+            wrong.add(P + "bucket must be a bucket name (letters, digits, '.', '-', '_'), got '" + bucket + "'");
+        }
+        String region = s3.region().trim();
+        if (!region.matches("[A-Za-z0-9-]{1,64}")) {
+            wrong.add(P + "region must be a region name such as us-east-1 or eu-west-1, got '" + region + "'");
+        }
+        String prefix = prefix(s3.prefix(), wrong);
+        positive(s3.connectTimeout(), "connect-timeout", wrong);
+        positive(s3.requestTimeout(), "request-timeout", wrong);
+        if (!wrong.isEmpty()) {
+            throw new ConfigurationException(String.join("; ", wrong));
+        }
+        SigV4 signer = new SigV4(accessKey, secretKey, region, "s3");
+        return new S3FileStore(uri, bucket, prefix, signer, s3.connectTimeout(), s3.requestTimeout(), clock);
+    }
+
+    private static String required(Optional<String> value, String name, Set<String> missing) {
+        if (value.isEmpty() || value.get().isBlank()) {
+            missing.add(P + name);
+            return null;
+        }
+        return value.get().trim();
+    }
+
+    private static String env(String property) {
+        return property.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+    }
+
+    private static URI endpoint(String value, List<String> wrong) {
+        String problem = "must be an http or https URL with a host and no path, such as "
+                + "https://s3.eu-west-1.amazonaws.com or http://minio:9000, got '" + value + "'";
+        String trimmed = value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
+        try {
+            URI uri = new URI(trimmed);
+            boolean http = "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
+            if (!http || uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawQuery() != null
+                    || uri.getRawFragment() != null || (uri.getRawPath() != null && !uri.getRawPath().isEmpty())) {
+                wrong.add(P + "endpoint " + problem);
+                return null;
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            wrong.add(P + "endpoint " + problem);
+            return null;
+        }
+    }
+
+    /** "" or segments ending with '/': "uploads" and "/uploads/" both become "uploads/". */
+    private static String prefix(Optional<String> value, List<String> wrong) {
+        String p = value.map(String::trim).orElse("");
+        while (p.startsWith("/")) {
+            p = p.substring(1);
+        }
+        if (p.isEmpty()) {
+            return "";
+        }
+        if (!p.endsWith("/")) {
+            p = p + "/";
+        }
+        for (String segment : p.substring(0, p.length() - 1).split("/", -1)) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")
+                    || segment.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
+                wrong.add(P + "prefix must be path segments without empty, '.' or '..' parts, got '"
+                        + value.orElse("") + "'");
+                break;
+            }
+        }
+        return p;
+    }
+
+    private static void positive(Duration d, String name, List<String> wrong) {
+        if (d.isZero() || d.isNegative()) {
+            wrong.add(P + name + " must be positive, got " + d);
+        }
+    }
+}
