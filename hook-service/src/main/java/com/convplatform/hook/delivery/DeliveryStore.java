@@ -52,10 +52,11 @@ public class DeliveryStore {
     }
 
     /**
-     * Claims up to {@code max} due deliveries in one conditional UPDATE. The outer condition repeats the lease test,
-     * so when two replicas pick the same rows the database's re-check after the row lock gives each row to one of
-     * them only (PostgreSQL re-evaluates the WHERE clause of an UPDATE on a row changed concurrently). Deliveries of
-     * disabled endpoints are never claimed.
+     * Claims up to {@code max} due deliveries: picks the oldest due ids (index on status and due time), then takes
+     * them with one conditional UPDATE by primary key that repeats the lease test, so when two replicas pick the same
+     * rows the database's re-check after the row lock gives each row to one of them only (PostgreSQL re-evaluates the
+     * WHERE clause of an UPDATE on a row changed concurrently; H2 locks the row). Every statement reads by index,
+     * never by scanning delivered rows. Deliveries of disabled endpoints are never claimed.
      */
     @Transactional
     public List<Claimed> claimDue(int max) {
@@ -64,20 +65,27 @@ public class DeliveryStore {
         }
         Instant now = clock.instant();
         Instant until = now.plus(config.delivery().lease());
+        @SuppressWarnings("unchecked")
+        List<String> due = em.createNativeQuery("select d.id from delivery d where d.status = 'PENDING'"
+                + " and d.next_attempt_at <= ?1 and (d.lease_until is null or d.lease_until < ?1)"
+                + " and not exists (select 1 from endpoint_state s where s.account_id = d.account_id"
+                + " and s.disabled_at is not null) order by d.next_attempt_at limit ?2").setParameter(1, now)
+                .setParameter(2, max).getResultList();
+        if (due.isEmpty()) {
+            return List.of();
+        }
         String token = replica + ":" + claims.incrementAndGet();
-        int n = em.createNativeQuery("update delivery set lease_owner = ?1, lease_until = ?2 where id in ("
-                + "select d.id from delivery d where d.status = 'PENDING' and d.next_attempt_at <= ?3"
-                + " and (d.lease_until is null or d.lease_until < ?3) and not exists (select 1 from endpoint_state s"
-                + " where s.account_id = d.account_id and s.disabled_at is not null)"
-                + " order by d.next_attempt_at limit ?4)"
-                + " and status = 'PENDING' and (lease_until is null or lease_until < ?3)").setParameter(1, token)
-                .setParameter(2, until).setParameter(3, now).setParameter(4, max).executeUpdate();
+        int n = em.createQuery("update Delivery set leaseOwner = :token, leaseUntil = :until where id in :ids"
+                + " and status = :pending and (leaseUntil is null or leaseUntil < :now)").setParameter("token", token)
+                .setParameter("until", until).setParameter("ids", due).setParameter("pending", Delivery.PENDING)
+                .setParameter("now", now).executeUpdate();
         if (n == 0) {
             return List.of();
         }
         List<Object[]> rows = em.createQuery("select d.id, d.accountId, d.attempts, e.payload, e.receivedAt"
-                + " from Delivery d, HookEvent e where e.id = d.eventId and d.leaseOwner = :token"
-                + " order by d.nextAttemptAt", Object[].class).setParameter("token", token).getResultList();
+                + " from Delivery d, HookEvent e where d.id in :ids and d.leaseOwner = :token and e.id = d.eventId"
+                + " order by d.nextAttemptAt", Object[].class).setParameter("ids", due).setParameter("token", token)
+                .getResultList();
         List<Claimed> out = new ArrayList<>(rows.size());
         for (Object[] r : rows) {
             out.add(new Claimed((String) r[0], (String) r[1], (String) r[3], (Integer) r[2] + 1, (Instant) r[4],
