@@ -40,6 +40,19 @@ public interface HookConfig {
     /** The rule that disables an endpoint that has failed for a long time. */
     Endpoints endpoints();
 
+    /** A local HTTPS listener for the certificate document only (a seam for local runs, off by default). */
+    LocalHttps localHttps();
+
+    interface LocalHttps {
+        /**
+         * Port of an HTTPS listener on 127.0.0.1 that serves {@code /platform/hooks/certificate/} with the signing
+         * certificate as its TLS certificate, so receivers on this machine can download it as they would in
+         * production (with {@code --resolve <host>=127.0.0.1:<port>}). Unset (the default): no listener; in
+         * production an ingress serves the certificate URL on 443.
+         */
+        Optional<Integer> port();
+    }
+
     interface Signing {
         /** PEM private key (RSA) that signs hooks. Unset: a local CA and key are generated under the data directory. */
         Optional<String> keyFile();

@@ -37,8 +37,9 @@ import com.convplatform.hook.config.HookConfig;
 public class SigningIdentity {
     private static final Logger LOG = Logger.getLogger(SigningIdentity.class);
 
-    /** The chain and signer in use. */
-    public record Current(HookSigner signer, List<X509Certificate> chain, String chainPem, String fingerprint) {
+    /** The chain and signer in use, and the key (for the local HTTPS seam only). */
+    public record Current(HookSigner signer, PrivateKey key, List<X509Certificate> chain, String chainPem,
+            String fingerprint) {
     }
 
     private final HookConfig config;
@@ -72,7 +73,7 @@ public class SigningIdentity {
         } catch (VerificationException e) {
             throw new IllegalStateException("The hook signing chain is not valid PEM: " + e.getMessage(), e);
         }
-        current = new Current(new HookSigner(key, config.certificateUrl(), CryptoProviders.recommended()), chain,
+        current = new Current(new HookSigner(key, config.certificateUrl(), CryptoProviders.recommended()), key, chain,
                 Pem.toPem(chain), fingerprint(chain.get(0)));
         LOG.infof("Hook signing certificate %s (not after %s), served for %s", current.fingerprint(),
                 chain.get(0).getNotAfter().toInstant(), config.certificateUrl());

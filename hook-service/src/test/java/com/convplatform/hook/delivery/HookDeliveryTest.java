@@ -42,7 +42,7 @@ import io.restassured.http.ContentType;
  */
 @QuarkusTest
 @QuarkusTestResource(HookPlatformResource.class)
-class HookDeliveryTest {
+public class HookDeliveryTest {
     static final String INTERNAL = "Bearer test-internal-key";
     static final String OPERATOR = "Bearer test-operator-key";
     static final ObjectMapper JSON = new ObjectMapper();
@@ -71,7 +71,7 @@ class HookDeliveryTest {
         }
     }
 
-    static Map<String, Object> event(String account, long messageId) {
+    public static Map<String, Object> event(String account, long messageId) {
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("account_id", account);
         e.put("user_id", "u42");
@@ -84,7 +84,7 @@ class HookDeliveryTest {
         return e;
     }
 
-    static String intake(Map<String, Object> event, int status) {
+    public static String intake(Map<String, Object> event, int status) {
         return given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(event)
                 .post("/internal/v1/events").then().statusCode(status).body("event_id", notNullValue()).extract()
                 .path("event_id");
@@ -94,7 +94,7 @@ class HookDeliveryTest {
         return "acct-" + UUID.randomUUID();
     }
 
-    static List<Received> awaitHooks(String account, int n) {
+    public static List<Received> awaitHooks(String account, int n) {
         await().atMost(Duration.ofSeconds(15)).until(() -> received(account).size() >= n);
         return received(account);
     }
