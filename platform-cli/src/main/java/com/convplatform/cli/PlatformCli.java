@@ -8,6 +8,7 @@ import java.util.Objects;
 import com.convplatform.cli.cert.CertCommand;
 import com.convplatform.cli.check.CheckChainCommand;
 import com.convplatform.cli.check.CheckUrlCommand;
+import com.convplatform.cli.hook.ReceiveHooksCommand;
 import com.convplatform.cli.hook.VerifyHookCommand;
 import com.convplatform.cli.request.RequestCommand;
 import com.convplatform.cli.sign.SignCommand;
@@ -33,7 +34,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
         "Exit codes: 0 ok, 1 check failed or error answer, 2 usage error, 3 platform unreachable,"
                 + " 4 internal error."}, subcommands = {CertCommand.class, SignCommand.class, RequestCommand.class,
                         CheckUrlCommand.class,
-                        CheckChainCommand.class, VerifyHookCommand.class, CommandLine.HelpCommand.class})
+                        CheckChainCommand.class, VerifyHookCommand.class, ReceiveHooksCommand.class,
+                        CommandLine.HelpCommand.class})
 public final class PlatformCli {
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Show more: the request sent and the answer's headers (request), and stack traces of errors.")

@@ -89,6 +89,11 @@ abstract class SignedRequestCommand implements Callable<Integer> {
     /** The body fields in the order they are written. */
     abstract Map<String, String> fields(String timestamp);
 
+    /** A field of a successful answer to print alone instead of the status and body (for scripts). */
+    Optional<String> onlyField() {
+        return Optional.empty();
+    }
+
     @Override
     public Integer call() {
         PlatformCli root = PlatformCli.root(spec);
@@ -135,6 +140,13 @@ abstract class SignedRequestCommand implements Callable<Integer> {
                 Duration.ofSeconds(timeoutSeconds)).post(target, headers, body);
         if (root.verbose()) {
             answer.headers().forEach((name, values) -> values.forEach(v -> err.println("< " + name + ": " + v)));
+        }
+        boolean ok = answer.status() >= 200 && answer.status() < 300;
+        Optional<String> only = ok ? onlyField().flatMap(f -> field(answer.body(), f)) : Optional.empty();
+        if (only.isPresent()) {
+            out.println(only.get());
+            out.flush();
+            return ExitCodes.OK;
         }
         out.println("HTTP " + answer.status());
         String text = new String(answer.body(), StandardCharsets.UTF_8);

@@ -2,6 +2,7 @@ package com.convplatform.cli.request;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,6 +17,15 @@ public final class TokenCommand extends SignedRequestCommand {
 
     @Option(names = "--client-id", required = true, paramLabel = "C", description = "The client the token is for (see 'request clients').")
     String clientId;
+
+    @Option(names = "--token-only", description = "On success print only the access token (for TOKEN=$(...)); on failure print the status"
+            + " and body as usual.")
+    boolean tokenOnly;
+
+    @Override
+    Optional<String> onlyField() {
+        return tokenOnly ? Optional.of("access_token") : Optional.empty();
+    }
 
     @Override
     String path() {

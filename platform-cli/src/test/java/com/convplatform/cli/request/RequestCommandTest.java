@@ -115,6 +115,21 @@ class RequestCommandTest {
     }
 
     @Test
+    void tokenOnlyPrintsJustTheTokenOnSuccessAndTheWholeAnswerOnFailure() {
+        CliRun.Result ok = request("token", "--base-url", platform.baseUrl(), "--fqdn", FQDN, "--client-id", "c-1",
+                "--key", selfSignedKey.toString(), "--cert-uuid", "11111111-2222-4333-8444-555555555555",
+                "--token-only");
+        assertEquals(0, ok.exitCode(), ok::toString);
+        assertEquals("token-for-c-1\n", ok.out().replace("\r\n", "\n"));
+
+        CliRun.Result refused = request("token", "--base-url", platform.baseUrl(), "--fqdn", FQDN, "--client-id",
+                "c-1", "--key", caKey.toString(), "--cert-uuid", "11111111-2222-4333-8444-555555555555",
+                "--token-only");
+        assertEquals(1, refused.exitCode(), refused::toString);
+        assertTrue(refused.out().startsWith("HTTP 400"), refused::toString);
+    }
+
+    @Test
     void clientsWithCaSignedChainUrl() {
         CliRun.Result r = request("clients", "--base-url", platform.baseUrl(), "--fqdn", FQDN, "--key",
                 caKey.toString(), "--cert-url", CHAIN_URL);
