@@ -26,6 +26,7 @@ import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.crypto.sig.SignatureAlgorithm;
 import com.convplatform.crypto.sig.Signatures;
+import com.convplatform.crypto.testing.LoadMeasure;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -81,8 +82,9 @@ public final class ManagementLoadTest {
         Result token = drive(http, base + "/platform/management/token/issue/", workers, seconds, signer, certUuid,
                 ts -> "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
 
-        double verify = ceiling(() -> verifyOnce(kp, rsa), seconds);
-        double jwt = ceiling(ManagementLoadTest::jwtSignOnce, seconds);
+        int ceilingSeconds = Math.max(3, seconds / 3);
+        double verify = LoadMeasure.ceiling(() -> verifyOnce(kp, rsa), ceilingSeconds);
+        double jwt = LoadMeasure.ceiling(ManagementLoadTest::jwtSignOnce, ceilingSeconds);
         double ceiling = 1 / (1 / verify + 1 / jwt);
         System.out.printf("%n%-22s %10s %10s %10s %8s %8s%n", "operation", "requests", "req/s", "p50 ms", "p99 ms",
                 "errors");
@@ -99,10 +101,6 @@ public final class ManagementLoadTest {
         String of(String timestamp);
     }
 
-    interface Op {
-        void run() throws Exception;
-    }
-
     static final class Result {
         long[] latencies;
         long count;
@@ -114,11 +112,8 @@ public final class ManagementLoadTest {
         }
 
         void print(String name) {
-            long[] l = Arrays.copyOf(latencies, (int) Math.min(latencies.length, count));
-            Arrays.sort(l);
-            double p50 = l.length == 0 ? 0 : l[(int) (l.length * 0.50)] / 1e6;
-            double p99 = l.length == 0 ? 0 : l[Math.min(l.length - 1, (int) (l.length * 0.99))] / 1e6;
-            System.out.printf("%-22s %10d %10.0f %10.2f %8.2f %8d%n", name, count, rate(), p50, p99, errors);
+            System.out.printf("%-22s %10d %10.0f %10.2f %8.2f %8d%n", name, count, rate(),
+                    LoadMeasure.percentileMs(latencies, 0.50), LoadMeasure.percentileMs(latencies, 0.99), errors);
         }
     }
 
@@ -178,34 +173,6 @@ public final class ManagementLoadTest {
         r.errors = errors.get();
         r.latencies = perWorker.stream().flatMapToLong(a -> Arrays.stream(a).filter(x -> x > 0)).toArray();
         return r;
-    }
-
-    /** Runs {@code op} on every core for the given seconds and returns operations per second in total. */
-    static double ceiling(Op op, int seconds) throws Exception {
-        int cores = Runtime.getRuntime().availableProcessors();
-        for (long warm = System.nanoTime() + 1_000_000_000L; System.nanoTime() < warm;) {
-            op.run();
-        }
-        long end = System.nanoTime() + Math.max(3, seconds / 3) * 1_000_000_000L;
-        ExecutorService pool = Executors.newFixedThreadPool(cores);
-        List<Future<Long>> fs = new ArrayList<>();
-        long start = System.nanoTime();
-        for (int i = 0; i < cores; i++) {
-            fs.add(pool.submit(() -> {
-                long n = 0;
-                while (System.nanoTime() < end) {
-                    op.run();
-                    n++;
-                }
-                return n;
-            }));
-        }
-        long total = 0;
-        for (Future<Long> f : fs) {
-            total += f.get();
-        }
-        pool.shutdown();
-        return total / ((System.nanoTime() - start) / 1e9);
     }
 
     private static final byte[] SAMPLE = "{\"client_id\":\"c\",\"fqdn\":\"f.example.org\",\"timestamp\":\"2026-01-01T00:00:00Z\"}"

@@ -1,0 +1,319 @@
+package com.convplatform.hook.load;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.sig.CryptoProviders;
+import com.convplatform.crypto.sig.SignatureAlgorithm;
+import com.convplatform.crypto.testing.LoadMeasure;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * Load test of a running hook-service (run by {@code hook-service/load-test/run.sh}, never by the build). This
+ * program plays management-service's account lookup and the accounts' receivers on loopback, drives events into
+ * intake and counts the hooks that arrive.
+ *
+ * <ol>
+ * <li>Saturation: W workers send events to intake as fast as it takes them for D seconds, spread over A accounts;
+ * then it waits until every accepted event has arrived. Accepted/s, delivered/s (all deliveries over the time from
+ * the first intake to the last arrival), intake-to-delivery p50/p99.</li>
+ * <li>The machine's SHA256withRSA signing ceiling on all cores (a 2048-bit key, as the service signs).</li>
+ * <li>Paced: events at half that ceiling for D seconds (open loop: latency counts from each event's scheduled send
+ * time, so a slow service cannot hide its queue), intake-to-delivery p50/p99.</li>
+ * <li>Paced at half the delivered rate of the saturation phase: latency when the service keeps up.</li>
+ * </ol>
+ * The first hooks' signatures are checked against the certificate the service publishes, so the figures are for
+ * real, verifiable hooks.
+ *
+ * <p>
+ * System properties: {@code base} (http://127.0.0.1:18082), {@code internalKey}, {@code receiverPort} (18182),
+ * {@code accounts} (8), {@code workers} (8), {@code seconds} (15), {@code warmup} (60).
+ */
+public final class HookLoadTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int CHECKED_SIGNATURES = 50;
+
+    private final Map<Long, Long> sentAt = new ConcurrentHashMap<>();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong lastArrival = new AtomicLong();
+    private final AtomicInteger checked = new AtomicInteger();
+    private final AtomicLong badSignatures = new AtomicLong();
+    private volatile long[] latencies = new long[0];
+    private final AtomicInteger latencyCount = new AtomicInteger();
+    private volatile PublicKey hookKey;
+    private final int receiverPort;
+
+    private HookLoadTest(int receiverPort) {
+        this.receiverPort = receiverPort;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String base = System.getProperty("base", "http://127.0.0.1:18082");
+        String key = System.getProperty("internalKey", "load-test-internal-key");
+        int receiverPort = Integer.getInteger("receiverPort", 18182);
+        int accounts = Integer.getInteger("accounts", 8);
+        int workers = Integer.getInteger("workers", 8);
+        int seconds = Integer.getInteger("seconds", 15);
+        int warmup = Integer.getInteger("warmup", 60);
+        HookLoadTest t = new HookLoadTest(receiverPort);
+        ExecutorService receiverPool = Executors.newFixedThreadPool(32);
+        HttpServer receiver = t.startReceiver(receiverPool);
+        // HTTP/1.1: many connections, as many intake callers would open (not one multiplexed HTTP/2 connection).
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        try {
+            t.hookKey = publishedKey(http, base);
+            System.out.printf("hook-service load test: %s, %d accounts, %d intake workers, %d s per phase%n", base,
+                    accounts, workers, seconds);
+            // Warm-up: the JIT compiles the service's intake and delivery paths. On two cores C2 keeps compiling for
+            // well over a minute of load; a short warm-up measures the compiler, not the service.
+            System.out.printf("warming up for %d s%n", warmup);
+            t.saturate(http, base, key, accounts, workers, warmup, 1_000_000_000L);
+            Phase sat = t.saturate(http, base, key, accounts, workers, seconds, 2_000_000_000L);
+
+            KeyPair rsa = KeyPairs.rsa(2048);
+            byte[] sample = new byte[400];
+            double ceiling = LoadMeasure.ceiling(() -> {
+                Signature s = CryptoProviders.recommended().signature(SignatureAlgorithm.SHA256_WITH_RSA);
+                s.initSign(rsa.getPrivate());
+                s.update(sample);
+                s.sign();
+            }, Math.max(3, seconds / 3));
+
+            double half = ceiling / 2;
+            Phase paced = t.paced(http, base, key, accounts, workers, seconds, half, 3_000_000_000L);
+            // Latency where the service is not overloaded: half of what it delivered at saturation.
+            double easy = sat.deliveredPerSecond / 2;
+            Phase pacedEasy = t.paced(http, base, key, accounts, workers, seconds, easy, 4_000_000_000L);
+
+            System.out.printf("%n%-34s %9s %10s %11s %9s %9s %7s%n", "phase", "accepted", "accepted/s", "delivered/s",
+                    "p50 ms", "p99 ms", "errors");
+            sat.print("saturation");
+            paced.print(String.format("paced at %.0f/s (half the ceiling)", half));
+            pacedEasy.print(String.format("paced at %.0f/s (half of saturation)", easy));
+            System.out.printf("%nSHA256withRSA signing ceiling on %d cores: %.0f/s%n",
+                    Runtime.getRuntime().availableProcessors(), ceiling);
+            System.out.printf("delivered/s / ceiling = %.2f (goal >= 0.60); paced p99 = %.1f ms (goal < 100 ms)%n",
+                    sat.deliveredPerSecond / ceiling, paced.p99);
+            System.out.printf("signatures checked against the published certificate: %d, bad: %d%n",
+                    Math.min(t.checked.get(), CHECKED_SIGNATURES),
+                    t.badSignatures.get());
+        } finally {
+            receiver.stop(0);
+            receiverPool.shutdownNow();
+        }
+    }
+
+    record Phase(long accepted, double acceptedPerSecond, double deliveredPerSecond, double p50, double p99,
+            long errors, long lost) {
+        void print(String name) {
+            System.out.printf("%-34s %9d %10.0f %11.0f %9.1f %9.1f %7d%s%n", name, accepted, acceptedPerSecond,
+                    deliveredPerSecond, p50, p99, errors, lost == 0 ? "" : "  NOT DELIVERED: " + lost);
+        }
+    }
+
+    private void reset(int capacity) {
+        sentAt.clear();
+        delivered.set(0);
+        latencies = new long[capacity];
+        latencyCount.set(0);
+    }
+
+    /** W workers, closed loop, as fast as intake answers. Message ids start at {@code idBase}. */
+    Phase saturate(HttpClient http, String base, String key, int accounts, int workers, int seconds, long idBase)
+            throws Exception {
+        reset(4_000_000);
+        AtomicLong next = new AtomicLong(idBase);
+        AtomicLong errors = new AtomicLong();
+        long start = System.nanoTime();
+        long end = start + seconds * 1_000_000_000L;
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        List<Future<?>> fs = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            fs.add(pool.submit(() -> {
+                while (System.nanoTime() < end) {
+                    long id = next.getAndIncrement();
+                    sentAt.put(id, System.nanoTime());
+                    if (!send(http, base, key, accounts, id)) {
+                        sentAt.remove(id);
+                        errors.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : fs) {
+            f.get();
+        }
+        pool.shutdown();
+        double intakeSeconds = (System.nanoTime() - start) / 1e9;
+        long accepted = sentAt.size();
+        long lost = awaitAll(accepted);
+        double deliverySeconds = (lastArrival.get() - start) / 1e9;
+        return new Phase(accepted, accepted / intakeSeconds, delivered.get() / deliverySeconds, p(0.50), p(0.99),
+                errors.get(), lost);
+    }
+
+    /** Open loop at {@code rate} events per second, each worker on its own fixed schedule. */
+    Phase paced(HttpClient http, String base, String key, int accounts, int workers, int seconds, double rate,
+            long idBase) throws Exception {
+        reset((int) (rate * seconds * 2) + 1000);
+        AtomicLong next = new AtomicLong(idBase);
+        AtomicLong errors = new AtomicLong();
+        long start = System.nanoTime();
+        long end = start + seconds * 1_000_000_000L;
+        long interval = (long) (1e9 * workers / rate);
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        List<Future<?>> fs = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            long offset = interval * w / workers;
+            fs.add(pool.submit(() -> {
+                for (long due = start + offset; due < end; due += interval) {
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                    long id = next.getAndIncrement();
+                    sentAt.put(id, due);
+                    if (!send(http, base, key, accounts, id)) {
+                        sentAt.remove(id);
+                        errors.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : fs) {
+            f.get();
+        }
+        pool.shutdown();
+        double intakeSeconds = (System.nanoTime() - start) / 1e9;
+        long accepted = sentAt.size();
+        long lost = awaitAll(accepted);
+        double deliverySeconds = (lastArrival.get() - start) / 1e9;
+        return new Phase(accepted, accepted / intakeSeconds, delivered.get() / deliverySeconds, p(0.50), p(0.99),
+                errors.get(), lost);
+    }
+
+    /** Waits up to 120 s for every accepted event to arrive; returns how many did not. */
+    private long awaitAll(long accepted) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (delivered.get() < accepted && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        return Math.max(0, accepted - delivered.get());
+    }
+
+    private double p(double q) {
+        long[] l = java.util.Arrays.copyOf(latencies, Math.min(latencies.length, latencyCount.get()));
+        return LoadMeasure.percentileMs(l, q);
+    }
+
+    private static boolean send(HttpClient http, String base, String key, int accounts, long id) {
+        String body = "{\"account_id\":\"load-" + (id % accounts) + "\",\"user_id\":\"u" + (id % 1000)
+                + "\",\"conversation_number\":" + (id % 97) + ",\"message_body\":\"{\\\"text\\\":\\\"load test message "
+                + id + "\\\",\\\"type\\\":\\\"TEXT\\\"}\",\"message_id\":" + id
+                + ",\"sender\":\"user\",\"timestamp\":\""
+                + Instant.now() + "\",\"metadata\":{\"channel\":\"load\"}}";
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/internal/v1/events"))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+        try {
+            return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() == 202;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private HttpServer startReceiver(ExecutorService pool) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", receiverPort), 256);
+        s.setExecutor(pool);
+        s.createContext("/internal/v1/accounts/", ex -> {
+            String id = ex.getRequestURI().getPath().substring("/internal/v1/accounts/".length());
+            respond(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"http://127.0.0.1:" + receiverPort
+                    + "/hooks/" + id + "\"}");
+        });
+        s.createContext("/hooks/", this::hook);
+        s.start();
+        return s;
+    }
+
+    private void hook(HttpExchange ex) throws IOException {
+        long now = System.nanoTime();
+        byte[] body = ex.getRequestBody().readAllBytes();
+        String text = new String(body, StandardCharsets.UTF_8);
+        int at = text.indexOf("\"message_id\":") + "\"message_id\":".length();
+        int stop = at;
+        while (stop < text.length() && Character.isDigit(text.charAt(stop))) {
+            stop++;
+        }
+        Long sent = sentAt.get(Long.parseLong(text.substring(at, stop)));
+        if (sent != null) {
+            int i = latencyCount.getAndIncrement();
+            long[] l = latencies;
+            if (i < l.length) {
+                l[i] = now - sent;
+            }
+            delivered.incrementAndGet();
+            lastArrival.accumulateAndGet(now, Math::max);
+        }
+        if (checked.get() < CHECKED_SIGNATURES && checked.incrementAndGet() <= CHECKED_SIGNATURES) {
+            try {
+                Signature v = CryptoProviders.recommended().signature(SignatureAlgorithm.SHA256_WITH_RSA);
+                v.initVerify(hookKey);
+                v.update(body);
+                if (!v.verify(Base64.getDecoder().decode(ex.getRequestHeaders().getFirst("signature")))) {
+                    badSignatures.incrementAndGet();
+                }
+            } catch (Exception e) {
+                badSignatures.incrementAndGet();
+            }
+        }
+        respond(ex, 200, "{}");
+    }
+
+    private static void respond(HttpExchange ex, int status, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, b.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(b);
+        }
+    }
+
+    private static PublicKey publishedKey(HttpClient http, String base) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/platform/hooks/certificate/"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        String pem = JSON.readTree(r.body()).get("certificate").asText();
+        return Pem.parseCertificates(pem).get(0).getPublicKey();
+    }
+}
