@@ -46,6 +46,8 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     public static HttpServer server;
     public static final Map<String, List<Received>> RECEIVED = new ConcurrentHashMap<>();
     public static final Map<String, ConcurrentLinkedQueue<Answer>> SCRIPT = new ConcurrentHashMap<>();
+    /** X-Request-Id of the last account lookup per account. */
+    public static final Map<String, String> LOOKUP_REQUEST_IDS = new ConcurrentHashMap<>();
 
     public static String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
@@ -95,6 +97,10 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     private static void account(HttpExchange ex) throws IOException {
         String id = ex.getRequestURI().getPath().substring("/internal/v1/accounts/".length());
         boolean authorized = "Bearer mgmt-key".equals(ex.getRequestHeaders().getFirst("Authorization"));
+        String requestId = ex.getRequestHeaders().getFirst("X-Request-Id");
+        if (requestId != null) {
+            LOOKUP_REQUEST_IDS.put(id, requestId);
+        }
         if (!authorized) {
             respond(ex, 401, "{}");
         } else if (id.equals(UNKNOWN_ACCOUNT)) {

@@ -31,6 +31,8 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
     public static final KeyPair KEY = KeyPairs.ecP256();
     public static final KeyPair OTHER_KEY = KeyPairs.ecP256();
     public static final List<String> EVENTS = new CopyOnWriteArrayList<>();
+    /** X-Request-Id sent with each event body (absent: no header). */
+    public static final java.util.Map<String, String> EVENT_REQUEST_IDS = new java.util.concurrent.ConcurrentHashMap<>();
     public static volatile boolean intakeDown;
     static HttpServer server;
     static final ObjectMapper JSON = new ObjectMapper();
@@ -58,6 +60,10 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
         } else if (!"Bearer test-internal-key".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
             respond(ex, 401, "{}");
         } else {
+            String requestId = ex.getRequestHeaders().getFirst("X-Request-Id");
+            if (requestId != null) {
+                EVENT_REQUEST_IDS.put(body, requestId);
+            }
             EVENTS.add(body);
             respond(ex, 202, "{\"event_id\":\"e\"}");
         }

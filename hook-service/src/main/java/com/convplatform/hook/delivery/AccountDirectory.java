@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.hook.observe.RequestIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -52,10 +53,16 @@ public class AccountDirectory {
         if (c != null && clock.instant().isBefore(c.until())) {
             return c.webhookUrl();
         }
-        HttpRequest req = HttpRequest.newBuilder(URI.create(config.management().url() + "/internal/v1/accounts/"
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(config.management().url()
+                + "/internal/v1/accounts/"
                 + java.net.URLEncoder.encode(accountId, java.nio.charset.StandardCharsets.UTF_8)))
                 .timeout(Duration.ofSeconds(5))
-                .header("Authorization", "Bearer " + config.management().internalApiKey().orElse("")).GET().build();
+                .header("Authorization", "Bearer " + config.management().internalApiKey().orElse(""));
+        String requestId = RequestIds.current();
+        if (requestId != null) {
+            b.header(RequestIds.HEADER, requestId);
+        }
+        HttpRequest req = b.GET().build();
         try {
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
             Optional<String> url;

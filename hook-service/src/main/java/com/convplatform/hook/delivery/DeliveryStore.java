@@ -34,7 +34,7 @@ public class DeliveryStore {
      * the lease ends at {@code leaseUntil}.
      */
     public record Claimed(String id, String accountId, String payload, int attempt, Instant receivedAt,
-            String leaseOwner, Instant leaseUntil) {
+            String leaseOwner, Instant leaseUntil, String requestId) {
     }
 
     private final EntityManager em;
@@ -82,14 +82,16 @@ public class DeliveryStore {
         if (n == 0) {
             return List.of();
         }
-        List<Object[]> rows = em.createQuery("select d.id, d.accountId, d.attempts, e.payload, e.receivedAt"
-                + " from Delivery d, HookEvent e where d.id in :ids and d.leaseOwner = :token and e.id = d.eventId"
-                + " order by d.nextAttemptAt", Object[].class).setParameter("ids", due).setParameter("token", token)
+        List<Object[]> rows = em
+                .createQuery("select d.id, d.accountId, d.attempts, e.payload, e.receivedAt, e.requestId"
+                        + " from Delivery d, HookEvent e where d.id in :ids and d.leaseOwner = :token and e.id = d.eventId"
+                        + " order by d.nextAttemptAt", Object[].class)
+                .setParameter("ids", due).setParameter("token", token)
                 .getResultList();
         List<Claimed> out = new ArrayList<>(rows.size());
         for (Object[] r : rows) {
             out.add(new Claimed((String) r[0], (String) r[1], (String) r[3], (Integer) r[2] + 1, (Instant) r[4],
-                    token, until));
+                    token, until, (String) r[5]));
         }
         return out;
     }

@@ -26,11 +26,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 import com.convplatform.crypto.hook.HookHeaders;
 import com.convplatform.crypto.hook.HookSigner;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.hook.observe.RequestIds;
 import com.convplatform.hook.signing.SigningIdentity;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -204,6 +206,17 @@ public class DeliveryWorker {
     }
 
     void deliver(DeliveryStore.Claimed c) {
+        if (c.requestId() != null) {
+            MDC.put(RequestIds.MDC_KEY, c.requestId());
+        }
+        try {
+            attempt(c);
+        } finally {
+            MDC.remove(RequestIds.MDC_KEY);
+        }
+    }
+
+    private void attempt(DeliveryStore.Claimed c) {
         long start = System.nanoTime();
         Optional<String> webhook;
         try {

@@ -22,4 +22,7 @@ public class HookEvent extends PanacheEntityBase {
     public String payload;
     @Column(name = "received_at")
     public Instant receivedAt;
+    /** X-Request-Id of the intake call, if there was one. */
+    @Column(name = "request_id")
+    public String requestId;
 }

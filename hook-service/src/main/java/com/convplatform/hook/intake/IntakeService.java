@@ -13,6 +13,7 @@ import jakarta.transaction.Transactional;
 
 import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.error.ApiException;
+import com.convplatform.hook.observe.RequestIds;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -93,6 +94,7 @@ public class IntakeService {
             throw new IllegalStateException(ex);
         }
         e.receivedAt = now;
+        e.requestId = RequestIds.current();
         e.persist();
         Delivery d = new Delivery();
         d.id = UUID.randomUUID().toString();

@@ -106,6 +106,16 @@ public class HookDeliveryTest {
     }
 
     @Test
+    void theIntakeRequestIdIsAnsweredAndPassedOnToTheAccountLookup() {
+        String account = account();
+        given().header("Authorization", INTERNAL).header("X-Request-Id", "upload-req-7").contentType(ContentType.JSON)
+                .body(event(account, 1)).post("/internal/v1/events").then().statusCode(202)
+                .header("X-Request-Id", "upload-req-7");
+        awaitHooks(account, 1);
+        assertEquals("upload-req-7", HookPlatformResource.LOOKUP_REQUEST_IDS.get(account));
+    }
+
+    @Test
     void certificateEndpointServesTheChainAndItsFingerprint() {
         given().get("/platform/hooks/certificate/").then().statusCode(200)
                 .body("certificate", org.hamcrest.Matchers.startsWith("-----BEGIN CERTIFICATE-----"))

@@ -60,6 +60,16 @@ class AdminApiTest {
     }
 
     @Test
+    void everyAnswerCarriesTheCallersRequestIdOrANewOne() {
+        given().header("Authorization", OPERATOR).header("X-Request-Id", "hook-lookup-9").get("/admin/v1/accounts")
+                .then().statusCode(200).header("X-Request-Id", "hook-lookup-9");
+        given().get("/admin/v1/accounts").then().statusCode(401)
+                .header("X-Request-Id", org.hamcrest.Matchers.matchesPattern("[0-9a-f-]{36}"));
+        given().header("X-Request-Id", "x".repeat(65)).get("/platform/management/jwks.json").then().statusCode(200)
+                .header("X-Request-Id", org.hamcrest.Matchers.matchesPattern("[0-9a-f-]{36}"));
+    }
+
+    @Test
     void accountsAreCreatedListedAndFetched() {
         String fqdn = uniqueFqdn();
         String business = digits();

@@ -25,4 +25,7 @@ public class HookOutbox extends PanacheEntityBase {
     public Instant sentAt;
     @Column(name = "last_error")
     public String lastError;
+    /** X-Request-Id of the upload, passed on to hook-service. */
+    @Column(name = "request_id")
+    public String requestId;
 }

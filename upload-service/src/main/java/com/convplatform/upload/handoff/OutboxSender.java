@@ -13,7 +13,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.upload.observe.RequestIds;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -28,21 +31,26 @@ public class OutboxSender {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
             .followRedirects(HttpClient.Redirect.NEVER).build();
 
-    public OutboxSender(UploadConfig config, Clock clock) {
+    public OutboxSender(UploadConfig config, Clock clock, MeterRegistry metrics) {
         this.config = config;
         this.clock = clock;
+        Gauge.builder("upload.outbox.pending", this, OutboxSender::pending)
+                .description("Logged messages not yet accepted by hook-service").register(metrics);
     }
 
     @Scheduled(every = "${upload.hook-service.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void send() {
         for (HookOutbox o : due()) {
             String error = null;
+            HttpRequest.Builder b = HttpRequest.newBuilder(
+                    URI.create(config.hookService().url() + "/internal/v1/events")).timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + config.hookService().internalApiKey().orElse(""));
+            if (o.requestId != null) {
+                b.header(RequestIds.HEADER, o.requestId);
+            }
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                        URI.create(config.hookService().url() + "/internal/v1/events")).timeout(Duration.ofSeconds(10))
-                        .header("Content-Type", "application/json")
-                        .header("Authorization", "Bearer " + config.hookService().internalApiKey().orElse(""))
-                        .POST(HttpRequest.BodyPublishers.ofString(o.payload)).build(),
+                HttpResponse<String> r = http.send(b.POST(HttpRequest.BodyPublishers.ofString(o.payload)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() < 200 || r.statusCode() >= 300) {
                     error = "hook-service answered " + r.statusCode();

@@ -20,6 +20,7 @@ import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.error.UploadException;
 import com.convplatform.upload.handoff.HookOutbox;
+import com.convplatform.upload.observe.RequestIds;
 import com.convplatform.upload.storage.FileStore;
 import com.convplatform.upload.user.AppUser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -163,6 +164,7 @@ public class UploadService {
         o.id = UUID.randomUUID().toString();
         o.messageId = m.messageId;
         o.payload = event(m, fileUrl);
+        o.requestId = RequestIds.current();
         o.attempts = 0;
         o.nextAttemptAt = now;
         o.persist();

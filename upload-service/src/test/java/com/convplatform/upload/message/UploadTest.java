@@ -121,6 +121,19 @@ class UploadTest {
     }
 
     @Test
+    void theRequestIdIsAnsweredAndPassedOnWithTheHandOffAndAnUnsafeOneIsReplaced() throws Exception {
+        String url = upload(authed().header("X-Request-Id", "upload-req-42"), "1", "id.png", PNG, "image/png")
+                .statusCode(200).header("X-Request-Id", "upload-req-42").extract().path("file_url");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
+        String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(url)).findFirst().orElseThrow();
+        assertEquals("upload-req-42", PlatformStubs.EVENT_REQUEST_IDS.get(event));
+
+        upload(authed().header("X-Request-Id", "not safe <script>"), "1", "id2.png", PNG, "image/png")
+                .statusCode(200).header("X-Request-Id", matchesPattern("[0-9a-f-]{36}"));
+    }
+
+    @Test
     void documentsOfEachKindAreAccepted() throws Exception {
         upload(authed(), "52", "report.docx", docx(), "application/octet-stream").statusCode(200)
                 .body("message_type", equalTo(52));
