@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 PORT="${PORT:-18082}"
 RECEIVER_PORT="${RECEIVER_PORT:-18182}"
 DATA="$(mktemp -d)"
-./mvnw -B -q -ntp -pl crypto-common install -DskipTests
+./mvnw -B -q -ntp -pl crypto-common,service-support -am install -DskipTests
 db_env=()
 build_opts=()
 if [ "${DB:-h2}" = "postgresql" ]; then

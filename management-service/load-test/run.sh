@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 PORT="${PORT:-18081}"
 DATA="$(mktemp -d)"
-./mvnw -B -q -ntp -pl crypto-common install -DskipTests
+./mvnw -B -q -ntp -pl crypto-common,service-support -am install -DskipTests
 ./mvnw -B -q -ntp -pl management-service package -DskipTests
 ./mvnw -B -q -ntp -pl management-service dependency:build-classpath -Dmdep.outputFile=target/load.classpath \
   -Dmdep.includeScope=test

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.convplatform.hook.config.HookConfig;
-import com.convplatform.hook.observe.RequestIds;
+import com.convplatform.support.RequestIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 

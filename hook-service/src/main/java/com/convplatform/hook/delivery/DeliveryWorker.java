@@ -32,8 +32,8 @@ import com.convplatform.crypto.hook.HookHeaders;
 import com.convplatform.crypto.hook.HookSigner;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.hook.config.HookConfig;
-import com.convplatform.hook.observe.RequestIds;
 import com.convplatform.hook.signing.SigningIdentity;
+import com.convplatform.support.RequestIds;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 

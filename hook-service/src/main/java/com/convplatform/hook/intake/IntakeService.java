@@ -13,7 +13,7 @@ import jakarta.transaction.Transactional;
 
 import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.error.ApiException;
-import com.convplatform.hook.observe.RequestIds;
+import com.convplatform.support.RequestIds;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -12,8 +12,8 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import com.convplatform.support.RequestIds;
 import com.convplatform.upload.config.UploadConfig;
-import com.convplatform.upload.observe.RequestIds;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

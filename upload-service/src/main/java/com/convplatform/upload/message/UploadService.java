@@ -16,11 +16,11 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.error.UploadException;
 import com.convplatform.upload.handoff.HookOutbox;
-import com.convplatform.upload.observe.RequestIds;
 import com.convplatform.upload.storage.FileStore;
 import com.convplatform.upload.user.AppUser;
 import com.fasterxml.jackson.core.JsonProcessingException;

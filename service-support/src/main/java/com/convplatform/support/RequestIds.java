@@ -1,4 +1,4 @@
-package com.convplatform.management.observe;
+package com.convplatform.support;
 
 import java.util.UUID;
 import java.util.regex.Pattern;
