@@ -167,16 +167,7 @@ public final class HookLoadTest {
                 return null;
             }));
         }
-        for (Future<?> f : fs) {
-            f.get();
-        }
-        pool.shutdown();
-        double intakeSeconds = (System.nanoTime() - start) / 1e9;
-        long accepted = sentAt.size();
-        long lost = awaitAll(accepted);
-        double deliverySeconds = (lastArrival.get() - start) / 1e9;
-        return new Phase(accepted, accepted / intakeSeconds, delivered.get() / deliverySeconds, p(0.50), p(0.99),
-                errors.get(), lost);
+        return finish(pool, fs, start, errors);
     }
 
     /** Open loop at {@code rate} events per second, each worker on its own fixed schedule. */
@@ -208,7 +199,13 @@ public final class HookLoadTest {
                 return null;
             }));
         }
-        for (Future<?> f : fs) {
+        return finish(pool, fs, start, errors);
+    }
+
+    /** Waits for the intake workers, then for the hooks, and sums up the phase that began at {@code start}. */
+    private Phase finish(ExecutorService pool, List<Future<?>> workers, long start, AtomicLong errors)
+            throws Exception {
+        for (Future<?> f : workers) {
             f.get();
         }
         pool.shutdown();
