@@ -1,5 +1,6 @@
 package com.convplatform.support;
 
+import java.net.http.HttpRequest;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -30,6 +31,11 @@ public class RequestIds {
     public static String current() {
         Object id = MDC.get(MDC_KEY);
         return id == null ? null : id.toString();
+    }
+
+    /** Adds {@value #HEADER} to an outgoing call to another service when there is an id to pass on. */
+    public static HttpRequest.Builder passOn(HttpRequest.Builder request, String id) {
+        return id == null ? request : request.header(HEADER, id);
     }
 
     @ServerRequestFilter(preMatching = true)

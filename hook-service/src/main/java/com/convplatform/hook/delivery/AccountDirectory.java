@@ -53,16 +53,12 @@ public class AccountDirectory {
         if (c != null && clock.instant().isBefore(c.until())) {
             return c.webhookUrl();
         }
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(config.management().url()
+        HttpRequest req = RequestIds.passOn(HttpRequest.newBuilder(URI.create(config.management().url()
                 + "/internal/v1/accounts/"
                 + java.net.URLEncoder.encode(accountId, java.nio.charset.StandardCharsets.UTF_8)))
                 .timeout(Duration.ofSeconds(5))
-                .header("Authorization", "Bearer " + config.management().internalApiKey().orElse(""));
-        String requestId = RequestIds.current();
-        if (requestId != null) {
-            b.header(RequestIds.HEADER, requestId);
-        }
-        HttpRequest req = b.GET().build();
+                .header("Authorization", "Bearer " + config.management().internalApiKey().orElse("")),
+                RequestIds.current()).GET().build();
         try {
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
             Optional<String> url;

@@ -143,8 +143,8 @@ public class DeliveryWorker {
             } catch (RuntimeException e) {
                 LOG.warnf(e, "Claiming due deliveries failed; trying again in %s", pollInterval);
             }
-            if (full && held.get() < config.delivery().maxInFlight()) {
-                continue; // more may be due: claim again at once
+            if (full) {
+                continue; // more may be due: claim again at once (while there is room)
             }
             try {
                 signal.tryAcquire(pollInterval.toMillis(), TimeUnit.MILLISECONDS);

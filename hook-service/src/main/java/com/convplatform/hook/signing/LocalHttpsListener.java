@@ -10,7 +10,6 @@ import org.jboss.logging.Logger;
 
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.hook.config.HookConfig;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.runtime.StartupEvent;
@@ -53,6 +52,7 @@ public class LocalHttpsListener {
         }
         int port = config.localHttps().port().get();
         SigningIdentity.Current c = identity.current();
+        String body = json.writeValueAsString(document.certificate());
         PemKeyCertOptions keyCert = new PemKeyCertOptions().setKeyValue(Buffer.buffer(Pem.toPem(c.key())))
                 .setCertValue(Buffer.buffer(c.chainPem()));
         server = vertx.createHttpServer(new HttpServerOptions().setSsl(true).setKeyCertOptions(keyCert)
@@ -61,12 +61,7 @@ public class LocalHttpsListener {
                         req.response().setStatusCode(404).end();
                         return;
                     }
-                    try {
-                        req.response().putHeader("Content-Type", "application/json")
-                                .end(json.writeValueAsString(document.certificate()));
-                    } catch (JsonProcessingException e) {
-                        req.response().setStatusCode(500).end();
-                    }
+                    req.response().putHeader("Content-Type", "application/json").end(body);
                 });
         server.listen().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         LOG.infof("Local HTTPS listener for the hook certificate on https://127.0.0.1:%d%s (hook.local-https.port;"

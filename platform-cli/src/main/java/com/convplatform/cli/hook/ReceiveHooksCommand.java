@@ -10,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -109,10 +108,9 @@ public final class ReceiveHooksCommand implements Callable<Integer> {
                 + (count > 0 ? "; exits after " + count + " hook(s)" : "; Ctrl-C stops"));
         err.flush();
         try {
-            boolean all = timeoutSeconds == null
-                    ? await(done)
-                    : done.await(Duration.ofSeconds(timeoutSeconds).toMillis(), TimeUnit.MILLISECONDS);
-            if (!all) {
+            if (timeoutSeconds == null) {
+                done.await();
+            } else if (!done.await(timeoutSeconds, TimeUnit.SECONDS)) {
                 err.println("timed out after " + timeoutSeconds + " s with " + (count - done.getCount()) + " of "
                         + count + " hook(s)");
                 return ExitCodes.FAILED;
@@ -121,11 +119,6 @@ public final class ReceiveHooksCommand implements Callable<Integer> {
         } finally {
             server.stop(0);
         }
-    }
-
-    private static boolean await(CountDownLatch done) throws InterruptedException {
-        done.await();
-        return true;
     }
 
     private void handle(HttpExchange exchange, HookVerifier verifier, PrintWriter out, AtomicInteger failed)

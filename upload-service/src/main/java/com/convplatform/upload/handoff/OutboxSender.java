@@ -42,16 +42,13 @@ public class OutboxSender {
     void send() {
         for (HookOutbox o : due()) {
             String error = null;
-            HttpRequest.Builder b = HttpRequest.newBuilder(
+            HttpRequest request = RequestIds.passOn(HttpRequest.newBuilder(
                     URI.create(config.hookService().url() + "/internal/v1/events")).timeout(Duration.ofSeconds(10))
                     .header("Content-Type", "application/json")
-                    .header("Authorization", "Bearer " + config.hookService().internalApiKey().orElse(""));
-            if (o.requestId != null) {
-                b.header(RequestIds.HEADER, o.requestId);
-            }
+                    .header("Authorization", "Bearer " + config.hookService().internalApiKey().orElse("")),
+                    o.requestId).POST(HttpRequest.BodyPublishers.ofString(o.payload)).build();
             try {
-                HttpResponse<String> r = http.send(b.POST(HttpRequest.BodyPublishers.ofString(o.payload)).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() < 200 || r.statusCode() >= 300) {
                     error = "hook-service answered " + r.statusCode();
                 }
