@@ -12,11 +12,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -32,6 +36,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
@@ -219,6 +224,61 @@ class UploadTest {
         byte[] big = withHead(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A},
                 10 * 1024 * 1024 + 1);
         refused(upload(authed(), "1", "big.png", big, "image/png"), 413, "FILE_TOO_LARGE", "10 MB");
+    }
+
+    @Test
+    void aRequestDeclaringMoreThanTheOuterBoundIsRefusedWithJsonBeforeItsBodyIsRead() throws Exception {
+        long before = storedFiles();
+        String answer = rawUpload("Content-Length: " + (12 * 1024 * 1024) + "\r\n", false);
+        assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        assertTrue(answer.toLowerCase(Locale.ROOT).contains("content-type: application/json"), answer);
+        assertTrue(answer.toLowerCase(Locale.ROOT).contains("connection: close"), answer);
+        assertTrue(
+                answer.endsWith("{\"error_message\":\"The request is larger than allowed; files may be at most 10 MB\","
+                        + "\"error_code\":\"FILE_TOO_LARGE\"}"),
+                answer);
+        assertEquals(before, storedFiles());
+    }
+
+    @Test
+    void aChunkedRequestPassingTheOuterBoundIsCutOffAndItsConnectionClosed() throws Exception {
+        long before = storedFiles();
+        String answer = rawUpload("Transfer-Encoding: chunked\r\n", true);
+        assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        assertTrue(answer.toLowerCase(Locale.ROOT).contains("connection: close"), answer);
+        assertEquals(before, storedFiles());
+    }
+
+    /**
+     * A multipart upload over a plain socket with the given framing header: with {@code chunked}, 64 KiB chunks of a
+     * file part until the server answers or stops reading (at most 16 MiB); otherwise the headers only. Returns all
+     * the server sent before it closed the connection (the read fails if it stays open for 10 s).
+     */
+    private static String rawUpload(String framing, boolean chunked) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", RestAssured.port)) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + PlatformStubs.token()
+                    + "\r\nclient-id: client-1\r\nContent-Type: multipart/form-data; boundary=b0undary\r\n" + framing
+                    + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            if (chunked) {
+                byte[] chunk = new byte[64 * 1024];
+                byte[] part = ("--b0undary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.png\"\r\n"
+                        + "Content-Type: image/png\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                System.arraycopy(part, 0, chunk, 0, part.length);
+                try {
+                    for (int i = 0; i < 256 && socket.getInputStream().available() == 0; i++) {
+                        out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                        out.write(chunk);
+                        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                    }
+                } catch (IOException closed) {
+                    // the server stopped reading and closed; its answer is already in the receive buffer
+                }
+            }
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
     }
 
     @Test
