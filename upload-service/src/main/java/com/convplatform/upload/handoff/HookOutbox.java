@@ -28,4 +28,7 @@ public class HookOutbox extends PanacheEntityBase {
     /** X-Request-Id of the upload, passed on to hook-service. */
     @Column(name = "request_id")
     public String requestId;
+    /** The batch of the sender that claimed the event while it posts it; null when no sender holds it. */
+    @Column(name = "claim_token")
+    public String claimToken;
 }

@@ -7,7 +7,12 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -15,6 +20,7 @@ import jakarta.transaction.Transactional;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.config.UploadConfig;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
@@ -23,64 +29,113 @@ import io.quarkus.scheduler.Scheduled;
  * Hands each logged message on to hook-service's intake, from the outbox written with the message: when hook-service
  * is down the upload has still succeeded, and the event goes out once it is back (backoff 1 s doubling to 5 min).
  * At least once: hook-service accepts the same (account_id, message_id) only once.
+ * <p>
+ * Every poll drains what is due, in batches of {@value #BATCH} posted at once. A batch is claimed first: its events
+ * get this sender's token and their next attempt moves {@link #LEASE} ahead, so the sender of another replica skips
+ * them; if this replica dies while posting, they are due again when the lease runs out. A batch with a failure ends
+ * the poll (hook-service is in trouble); the failed events wait for their backoff.
  */
 @ApplicationScoped
 public class OutboxSender {
+    static final int BATCH = 32;
+    static final Duration LEASE = Duration.ofSeconds(60);
+    private static final Duration POST_TIMEOUT = Duration.ofSeconds(10);
+
     private final UploadConfig config;
     private final Clock clock;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(3)).followRedirects(HttpClient.Redirect.NEVER).build();
+    private final Counter sentCounter;
+    private final Counter failedCounter;
 
     public OutboxSender(UploadConfig config, Clock clock, MeterRegistry metrics) {
         this.config = config;
         this.clock = clock;
         Gauge.builder("upload.outbox.pending", this, OutboxSender::pending)
                 .description("Logged messages not yet accepted by hook-service").register(metrics);
+        this.sentCounter = Counter.builder("upload.handoff.sent").description("Events accepted by hook-service")
+                .register(metrics);
+        this.failedCounter = Counter.builder("upload.handoff.failed")
+                .description("Posts to hook-service's intake that failed (retried later)").register(metrics);
     }
 
     @Scheduled(every = "${upload.hook-service.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void send() {
-        for (HookOutbox o : due()) {
-            String error = null;
-            HttpRequest request = RequestIds.passOn(HttpRequest.newBuilder(
-                    URI.create(config.hookService().url() + "/internal/v1/events")).timeout(Duration.ofSeconds(10))
-                    .header("Content-Type", "application/json")
-                    .header("Authorization", "Bearer " + config.hookService().internalApiKey().orElse("")),
-                    o.requestId).POST(HttpRequest.BodyPublishers.ofString(o.payload)).build();
-            try {
-                HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() < 200 || r.statusCode() >= 300) {
-                    error = "hook-service answered " + r.statusCode();
-                }
-            } catch (java.io.IOException e) {
-                error = "hook-service unreachable: " + e;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        boolean failures = false;
+        while (!failures) {
+            List<HookOutbox> batch = claim();
+            if (batch.isEmpty()) {
                 return;
             }
-            done(o.id, error);
+            List<CompletableFuture<String>> answers = new ArrayList<>(batch.size());
+            for (HookOutbox o : batch) {
+                answers.add(post(o));
+            }
+            List<String> sent = new ArrayList<>();
+            Map<String, String> failed = new LinkedHashMap<>();
+            for (int i = 0; i < batch.size(); i++) {
+                String error = answers.get(i).join();
+                if (error == null) {
+                    sent.add(batch.get(i).id);
+                } else {
+                    failed.put(batch.get(i).id, error);
+                }
+            }
+            record(sent, failed);
+            sentCounter.increment(sent.size());
+            failedCounter.increment(failed.size());
+            failures = !failed.isEmpty();
         }
     }
 
+    /** Posts one event; completes with null when hook-service accepted it, else with the reason. */
+    private CompletableFuture<String> post(HookOutbox o) {
+        HttpRequest request = RequestIds.passOn(HttpRequest.newBuilder(
+                URI.create(config.hookService().url() + "/internal/v1/events")).timeout(POST_TIMEOUT)
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + config.hookService().internalApiKey().orElse("")),
+                o.requestId).POST(HttpRequest.BodyPublishers.ofString(o.payload)).build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
+            if (e != null) {
+                return "hook-service unreachable: " + (e.getCause() != null ? e.getCause() : e);
+            }
+            return r.statusCode() >= 200 && r.statusCode() < 300 ? null : "hook-service answered " + r.statusCode();
+        });
+    }
+
+    /** Claims up to {@value #BATCH} due events for one batch of this sender (see the class comment). */
     @Transactional
-    List<HookOutbox> due() {
-        return HookOutbox.<HookOutbox>find("sentAt is null and nextAttemptAt <= ?1 order by nextAttemptAt",
-                clock.instant()).page(0, 50).list();
+    List<HookOutbox> claim() {
+        Instant now = clock.instant();
+        List<String> due = HookOutbox.getEntityManager()
+                .createQuery("select o.id from HookOutbox o where o.sentAt is null and o.nextAttemptAt <= ?1"
+                        + " order by o.nextAttemptAt", String.class)
+                .setParameter(1, now).setMaxResults(BATCH).getResultList();
+        if (due.isEmpty()) {
+            return List.of();
+        }
+        String token = UUID.randomUUID().toString();
+        // Conditional on still being due: of two senders that read the same ids, the second updates none of them.
+        HookOutbox.update(
+                "claimToken = ?1, nextAttemptAt = ?2 where id in ?3 and sentAt is null and nextAttemptAt <= ?4",
+                token, now.plus(LEASE), due, now);
+        return HookOutbox.list("claimToken", token);
     }
 
     @Transactional
-    void done(String id, String error) {
-        HookOutbox o = HookOutbox.findById(id);
+    void record(List<String> sent, Map<String, String> failed) {
         Instant now = clock.instant();
-        if (error == null) {
-            o.sentAt = now;
-            o.lastError = null;
-        } else {
+        if (!sent.isEmpty()) {
+            HookOutbox.update("sentAt = ?1, lastError = null, claimToken = null where id in ?2", now, sent);
+        }
+        failed.forEach((id, error) -> {
+            HookOutbox o = HookOutbox.findById(id);
             o.attempts++;
             long wait = Math.min(300, 1L << Math.min(o.attempts - 1, 9));
             o.nextAttemptAt = now.plusSeconds(wait);
             o.lastError = error.length() > 1000 ? error.substring(0, 1000) : error;
-        }
+            o.claimToken = null;
+        });
     }
 
     /** Events not yet accepted by hook-service. */

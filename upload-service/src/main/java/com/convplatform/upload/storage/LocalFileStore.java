@@ -2,6 +2,7 @@ package com.convplatform.upload.storage;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -19,12 +20,24 @@ public class LocalFileStore implements FileStore {
         this.dir = Paths.get(dir);
     }
 
+    /**
+     * Moves the upload's temporary file into place when it is on the same file system (the default layout: both
+     * under {@code upload.data-dir}), so the bytes are written once; otherwise copies it to {@code <id>.part} and
+     * renames that, so a reader never sees half a file.
+     */
     @Override
     public void put(String id, Path source) throws IOException {
+        Path target = path(id);
         Files.createDirectories(dir);
+        try {
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+            return;
+        } catch (AtomicMoveNotSupportedException otherFileSystem) {
+            // copied below
+        }
         Path tmp = dir.resolve(id + ".part");
         Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
-        Files.move(tmp, path(id), StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
     }
 
     @Override
