@@ -39,8 +39,16 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
+        return startOn(0);
+    }
+
+    /**
+     * Starts the stand-ins on {@code port} of 127.0.0.1 (0: any free port) and returns the service settings that point
+     * at them. The load test uses a fixed port, since the service it measures is started before it.
+     */
+    public static Map<String, String> startOn(int port) {
         try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
             server.setExecutor(Executors.newFixedThreadPool(4));
             server.createContext("/jwks.json", ex -> respond(ex, 200, jwks()));
             server.createContext("/internal/v1/events", PlatformStubs::intake);

@@ -99,7 +99,7 @@ public class UploadService {
             throw new UploadException(403, "BUSINESS_NOT_ALLOWED",
                     "business_id " + f.businessId() + " does not belong to the account of this token");
         }
-        if (AppUser.count("authId = ?1 and businessId = ?2", f.authId(), f.businessId()) == 0) {
+        if (!AppUser.registered(f.authId(), f.businessId())) {
             throw new UploadException(403, "USER_NOT_REGISTERED",
                     "The user " + f.authId() + " is not registered for business " + f.businessId());
         }

@@ -1,0 +1,399 @@
+package com.convplatform.upload.load;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import com.convplatform.crypto.testing.LoadMeasure;
+import com.convplatform.upload.PlatformStubs;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Load test of a running upload-service (run by {@code upload-service/load-test/run.sh}, never by the build). This
+ * program plays management-service's JWKS and hook-service's intake on loopback ({@link PlatformStubs} on a fixed
+ * port), registers a user, and then, with W workers each sending one upload after another:
+ * <ol>
+ * <li>warms the service up with 100 KB uploads;</li>
+ * <li>for 100 KB and for 5 MB files: the ceiling first, a bare loopback HTTP server that copies each request body to
+ * a file on the same disk (no parsing, no checks, no database), then the service, with the same request bytes, the
+ * same client and the same workers. Uploads/s, MB/s of file bytes, p50/p99, errors, and service MB/s / ceiling
+ * MB/s;</li>
+ * <li>memory: 20 uploads of 10 MiB (the largest allowed) at once; all must succeed (run.sh caps the service's heap at
+ * 128 MB for the whole run);</li>
+ * <li>checks: one stored file of each size downloads byte for byte, and every accepted upload reached the intake.</li>
+ * </ol>
+ * Exits with status 1 if any upload failed or a check did not hold.
+ * <p>
+ * System properties: {@code base} (http://127.0.0.1:18083), {@code operatorKey}, {@code stubPort} (18183),
+ * {@code workers} (8), {@code seconds} (15), {@code warmup} (20), {@code heap} (what run.sh gave the service, for the
+ * report).
+ */
+public final class UploadLoadTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String BOUNDARY = "load-test-boundary-7c1f";
+    private static final int SMALL = 100_000;
+    private static final int LARGE = 5_000_000;
+    private static final int MAX = 10 * 1024 * 1024;
+    private static final int CONCURRENT_MAX = 20;
+
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+    private final String token = PlatformStubs.token();
+    private boolean failed;
+
+    private UploadLoadTest(String base) {
+        this.base = base;
+    }
+
+    /** What one phase measured. */
+    record Phase(String label, long ok, long errors, double seconds, long fileBytes, long[] latencies,
+            String firstError) {
+        double perSecond() {
+            return ok / seconds;
+        }
+
+        double mbPerSecond() {
+            return fileBytes / seconds / 1e6;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        String base = System.getProperty("base", "http://127.0.0.1:18083");
+        int workers = Integer.getInteger("workers", 8);
+        int seconds = Integer.getInteger("seconds", 15);
+        int warmup = Integer.getInteger("warmup", 20);
+        PlatformStubs.startOn(Integer.getInteger("stubPort", 18183));
+        UploadLoadTest test = new UploadLoadTest(base);
+        test.registerUser(System.getProperty("operatorKey", "load-test-operator-key"));
+        System.out.printf(Locale.ROOT, "upload-service load test: %d workers, %d s per phase, %d s warm-up, %d cores,"
+                + " service heap %s%n", workers, seconds, warmup, Runtime.getRuntime().availableProcessors(),
+                System.getProperty("heap", "(not given)"));
+
+        Path sinkDir = Files.createTempDirectory("upload-ceiling");
+        try (BareSink sink = new BareSink(sinkDir)) {
+            test.run("warm-up", test.serviceUpload(multipart(png(SMALL))), SMALL, workers, warmup);
+            long accepted = 0;
+            List<String> rows = new ArrayList<>();
+            for (int size : new int[]{SMALL, LARGE}) {
+                byte[] body = multipart(png(size));
+                Phase ceiling = test.run("ceiling", sink.request(body), size, workers, seconds);
+                deleteAll(sinkDir);
+                Phase service = test.run("service", test.serviceUpload(body), size, workers, seconds);
+                accepted += service.ok();
+                rows.add(row(size, ceiling));
+                rows.add(row(size, service));
+                rows.add(String.format(Locale.ROOT, "| %s | service MB/s / ceiling MB/s = **%.2f** | | | | | |",
+                        label(size), service.mbPerSecond() / ceiling.mbPerSecond()));
+                test.failed |= service.errors() > 0 || ceiling.errors() > 0;
+            }
+            System.out.println();
+            System.out.println("| file | run | uploads/s | MB/s | p50 ms | p99 ms | errors |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            rows.forEach(System.out::println);
+            System.out.println();
+            accepted += test.concurrentMaximumUploads();
+            test.checkDownloads();
+            test.checkHandOff(accepted);
+        } finally {
+            deleteAll(sinkDir);
+            Files.deleteIfExists(sinkDir);
+            new PlatformStubs().stop();
+        }
+        System.out
+                .println(test.failed ? "RESULT: FAILED (see above)" : "RESULT: all uploads succeeded, all checks held");
+        System.exit(test.failed ? 1 : 0);
+    }
+
+    private void registerUser(String operatorKey) throws Exception {
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/admin/v1/users"))
+                .header("Authorization", "Bearer " + operatorKey).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"auth_id\":\"loaduser\",\"business_id\":\"1001\"}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 201 && r.statusCode() != 409) {
+            throw new IllegalStateException("registering the user: HTTP " + r.statusCode() + " " + r.body());
+        }
+    }
+
+    private HttpRequest serviceUpload(byte[] body) {
+        return HttpRequest.newBuilder(URI.create(base + "/v1.0/log_file_from_user/"))
+                .header("Authorization", "Bearer " + token).header("client-id", "client-1")
+                .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(Duration.ofSeconds(60)).build();
+    }
+
+    /** W workers send {@code request} one after another for {@code seconds}. */
+    private Phase run(String label, HttpRequest request, int fileSize, int workers, int seconds) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        AtomicLong errors = new AtomicLong();
+        StringBuffer firstError = new StringBuffer();
+        List<Future<long[]>> futures = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int w = 0; w < workers; w++) {
+            futures.add(pool.submit(() -> {
+                long[] lat = new long[1024];
+                int n = 0;
+                while (System.nanoTime() < end) {
+                    long t0 = System.nanoTime();
+                    try {
+                        HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() != 200) {
+                            throw new IOException("HTTP " + r.statusCode() + " " + r.body());
+                        }
+                        if (n == lat.length) {
+                            lat = Arrays.copyOf(lat, n * 2);
+                        }
+                        lat[n++] = System.nanoTime() - t0;
+                    } catch (IOException e) {
+                        if (errors.getAndIncrement() == 0) {
+                            firstError.append(e.getMessage());
+                        }
+                    }
+                }
+                return Arrays.copyOf(lat, n);
+            }));
+        }
+        List<long[]> all = new ArrayList<>();
+        for (Future<long[]> f : futures) {
+            all.add(f.get());
+        }
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        pool.shutdown();
+        long[] latencies = all.stream().flatMapToLong(Arrays::stream).toArray();
+        Phase p = new Phase(label, latencies.length, errors.get(), elapsed, (long) latencies.length * fileSize,
+                latencies, firstError.toString());
+        System.out.printf(Locale.ROOT,
+                "%-8s %-9s %8.1f uploads/s %8.1f MB/s  p50 %7.1f ms  p99 %7.1f ms  errors %d%s%n",
+                label, label(fileSize), p.perSecond(), p.mbPerSecond(), LoadMeasure.percentileMs(latencies, 0.50),
+                LoadMeasure.percentileMs(latencies, 0.99), p.errors(),
+                p.errors() > 0 ? " (first: " + p.firstError() + ")" : "");
+        return p;
+    }
+
+    private static String row(int size, Phase p) {
+        return String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %d |", label(size), p.label(),
+                p.perSecond(), p.mbPerSecond(), LoadMeasure.percentileMs(p.latencies(), 0.50),
+                LoadMeasure.percentileMs(p.latencies(), 0.99), p.errors());
+    }
+
+    private static String label(int size) {
+        return size == SMALL ? "100 KB" : size == LARGE ? "5 MB" : size / 1024 / 1024 + " MiB";
+    }
+
+    /** 20 uploads of the largest allowed file at once; returns how many succeeded. */
+    private long concurrentMaximumUploads() throws Exception {
+        HttpRequest request = serviceUpload(multipart(png(MAX)));
+        ExecutorService pool = Executors.newFixedThreadPool(CONCURRENT_MAX);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<String>> answers = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT_MAX; i++) {
+            answers.add(pool.submit(() -> {
+                go.await();
+                try {
+                    HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+                    return r.statusCode() == 200 ? null : "HTTP " + r.statusCode() + " " + r.body();
+                } catch (IOException e) {
+                    return e.toString();
+                }
+            }));
+        }
+        long t0 = System.nanoTime();
+        go.countDown();
+        long ok = 0;
+        String firstError = null;
+        for (Future<String> f : answers) {
+            String error = f.get();
+            if (error == null) {
+                ok++;
+            } else if (firstError == null) {
+                firstError = error;
+            }
+        }
+        pool.shutdown();
+        System.out.printf(Locale.ROOT, "memory: %d concurrent uploads of 10 MiB: %d succeeded in %.1f s (service heap"
+                + " %s)%s%n", CONCURRENT_MAX, ok, (System.nanoTime() - t0) / 1e9, System.getProperty("heap", "?"),
+                firstError == null ? "" : "; first failure: " + firstError);
+        failed |= ok != CONCURRENT_MAX;
+        return ok;
+    }
+
+    /** One upload of each size is stored and served byte for byte. */
+    private void checkDownloads() throws Exception {
+        for (int size : new int[]{SMALL, LARGE, MAX}) {
+            byte[] content = png(size);
+            HttpResponse<String> r = client.send(serviceUpload(multipart(content)),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode answer = JSON.readTree(r.body());
+            String url = answer.path("file_url").asText();
+            byte[] served = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray()).body();
+            boolean same = r.statusCode() == 200 && Arrays.equals(content, served);
+            System.out.printf(Locale.ROOT, "check: a %s upload downloads byte for byte: %s%n", label(size),
+                    same ? "yes" : "NO (HTTP " + r.statusCode() + ")");
+            failed |= !same;
+        }
+    }
+
+    /** Every accepted upload (plus the three of the download check) reaches the intake stand-in. */
+    private void checkHandOff(long accepted) throws InterruptedException {
+        long expected = accepted + 3;
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (PlatformStubs.EVENTS.size() < expected && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        long warmupEvents = PlatformStubs.EVENTS.size() - expected;
+        boolean all = warmupEvents >= 0;
+        System.out.printf(Locale.ROOT, "check: every measured upload handed on to the hook intake: %s (%d events,"
+                + " %d of them from the warm-up)%n", all ? "yes" : "NO", PlatformStubs.EVENTS.size(),
+                Math.max(0, warmupEvents));
+        failed |= !all;
+    }
+
+    /** A PNG signature followed by random bytes: passes the content check for {@code .png}. */
+    static byte[] png(int size) {
+        byte[] b = new byte[size];
+        new Random(size).nextBytes(b);
+        System.arraycopy(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, 0, b, 0, 8);
+        return b;
+    }
+
+    static byte[] multipart(byte[] file) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(file.length + 1024);
+        for (String[] field : new String[][]{{"auth_id", "loaduser"}, {"business_id", "1001"}, {"message_type", "1"},
+                {"message_body", "load test"}}) {
+            out.write(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + field[0] + "\"\r\n\r\n"
+                    + field[1] + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        }
+        out.write(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"load.png\"\r\n"
+                + "Content-Type: image/png\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(file);
+        out.write(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
+        return out.toByteArray();
+    }
+
+    private static void deleteAll(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        }
+    }
+
+    /**
+     * The ceiling: an HTTP/1.1 server on loopback that copies each request body, as it arrives, to a new file in
+     * {@code dir} and answers 200. One thread per connection, keep-alive, no parsing of the body.
+     */
+    static final class BareSink implements AutoCloseable {
+        private final ServerSocket server;
+        private final Path dir;
+        private final AtomicLong files = new AtomicLong();
+        private final ExecutorService connections = Executors.newCachedThreadPool();
+
+        BareSink(Path dir) throws IOException {
+            this.dir = dir;
+            this.server = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
+            connections.submit(this::accept);
+        }
+
+        HttpRequest request(byte[] body) {
+            return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/sink"))
+                    .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(Duration.ofSeconds(60)).build();
+        }
+
+        private void accept() {
+            while (!server.isClosed()) {
+                try {
+                    Socket s = server.accept();
+                    s.setTcpNoDelay(true);
+                    connections.submit(() -> serve(s));
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        }
+
+        private void serve(Socket socket) {
+            byte[] buffer = new byte[64 * 1024];
+            try (socket;
+                    InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+                    OutputStream out = socket.getOutputStream()) {
+                while (true) {
+                    long length = headers(in);
+                    if (length < 0) {
+                        return;
+                    }
+                    try (OutputStream file = Files.newOutputStream(dir.resolve("body-" + files.incrementAndGet()))) {
+                        for (long left = length; left > 0;) {
+                            int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+                            if (n < 0) {
+                                return;
+                            }
+                            file.write(buffer, 0, n);
+                            left -= n;
+                        }
+                    }
+                    out.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // the client closed the connection
+            }
+        }
+
+        /** Reads a request head; returns its Content-Length, or -1 at the end of the connection. */
+        private static long headers(InputStream in) throws IOException {
+            long length = -1;
+            StringBuilder line = new StringBuilder();
+            for (int c; (c = in.read()) >= 0;) {
+                if (c == '\n') {
+                    String l = line.toString().trim();
+                    if (l.isEmpty()) {
+                        return Math.max(length, 0);
+                    }
+                    if (l.regionMatches(true, 0, "content-length:", 0, 15)) {
+                        length = Long.parseLong(l.substring(15).trim());
+                    }
+                    line.setLength(0);
+                } else {
+                    line.append((char) c);
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            connections.shutdownNow();
+        }
+    }
+}
