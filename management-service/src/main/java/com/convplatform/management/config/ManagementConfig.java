@@ -69,6 +69,13 @@ public interface ManagementConfig {
          * first start and kept under the data directory.
          */
         Optional<String> keyFile();
+
+        /**
+         * PEM files of more keys to publish in the JWKS after the signing key, never to sign with: the previous key
+         * after a rotation (tokens it signed keep verifying until they expire), or the next key before one. Each
+         * file holds an EC P-256 key, private (the old {@code key-file} as it was) or public ({@code PUBLIC KEY}).
+         */
+        Optional<List<String>> publishedKeyFiles();
     }
 
     interface CertFetch {

@@ -14,13 +14,16 @@ import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECPoint;
 import java.security.spec.ECPublicKeySpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import jakarta.annotation.PostConstruct;
@@ -63,6 +66,8 @@ public class TokenService {
     private final ObjectMapper json;
     private volatile SigningKey current;
     private volatile ECPublicKey previous;
+    /** From {@code management.jwt.published-key-files}: published, never used to sign. */
+    private List<ECPublicKey> published = List.of();
 
     public TokenService(ManagementConfig config, Clock clock, ObjectMapper json) {
         this.config = config;
@@ -84,6 +89,33 @@ public class TokenService {
             if (Files.exists(prev)) {
                 previous = toSigningKey(Pem.parsePrivateKey(PemFiles.read(prev))).publicKey();
             }
+        }
+        List<ECPublicKey> keys = new ArrayList<>();
+        for (String file : config.jwt().publishedKeyFiles().orElse(List.of())) {
+            keys.add(publicKey(Paths.get(file)));
+        }
+        published = List.copyOf(keys);
+    }
+
+    /** A published key's file: an EC P-256 public key ({@code PUBLIC KEY}) or a private key to take it from. */
+    private static ECPublicKey publicKey(Path file) {
+        String pem = PemFiles.read(file);
+        try {
+            if (!pem.contains("-----BEGIN PUBLIC KEY-----")) {
+                return toSigningKey(Pem.parsePrivateKey(pem)).publicKey();
+            }
+            String base64 = pem
+                    .substring(pem.indexOf("-----BEGIN PUBLIC KEY-----") + 26, pem.indexOf("-----END PUBLIC KEY-----"))
+                    .replaceAll("\\s", "");
+            if (KeyFactory.getInstance("EC").generatePublic(
+                    new X509EncodedKeySpec(Base64.getDecoder().decode(base64))) instanceof ECPublicKey ec
+                    && ec.getParams().getOrder().bitLength() == 256) {
+                return ec;
+            }
+            throw new IllegalArgumentException("not an EC P-256 key");
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new IllegalArgumentException("management.jwt.published-key-files: " + file
+                    + " is not an EC P-256 public or private key in PEM (" + e.getMessage() + ")", e);
         }
     }
 
@@ -118,13 +150,25 @@ public class TokenService {
         }
     }
 
-    /** The JWKS: the current key, then the previous one after a rotation. */
+    /**
+     * The JWKS: the signing key, then the previous one after a rotation, then those of
+     * {@code management.jwt.published-key-files}; each key once.
+     */
     public Map<String, Object> jwks() {
         List<Map<String, Object>> keys = new ArrayList<>();
         keys.add(jwk(current.publicKey(), current.kid()));
-        ECPublicKey prev = previous;
-        if (prev != null) {
-            keys.add(jwk(prev, thumbprint(prev)));
+        Set<String> kids = new HashSet<>();
+        kids.add(current.kid());
+        List<ECPublicKey> others = new ArrayList<>();
+        if (previous != null) {
+            others.add(previous);
+        }
+        others.addAll(published);
+        for (ECPublicKey key : others) {
+            String kid = thumbprint(key);
+            if (kids.add(kid)) {
+                keys.add(jwk(key, kid));
+            }
         }
         return Map.of("keys", keys);
     }

@@ -1,0 +1,86 @@
+package com.convplatform.management.token;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.interfaces.ECPublicKey;
+import java.util.Base64;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.KeyPairs;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/**
+ * The signing key from {@code management.jwt.key-file} (what several replicas share), with the previous key given as
+ * its old private-key file and a next key as a public key in {@code management.jwt.published-key-files}: the JWKS
+ * publishes the signing key first and the others after it, each once; rotation over the API is refused in this mode.
+ */
+@QuarkusTest
+@TestProfile(JwtKeyFilesTest.KeyFiles.class)
+class JwtKeyFilesTest {
+    static final KeyPair SIGNING = KeyPairs.ecP256();
+    static final KeyPair PREVIOUS = KeyPairs.ecP256();
+    static final KeyPair NEXT = KeyPairs.ecP256();
+
+    public static class KeyFiles implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            try {
+                Path dir = Files.createTempDirectory("jwt-keys");
+                Path signing = Files.writeString(dir.resolve("jwt-key.pem"), Pem.toPem(SIGNING.getPrivate()));
+                Path previous = Files.writeString(dir.resolve("previous.pem"), Pem.toPem(PREVIOUS.getPrivate()));
+                Path next = Files.writeString(dir.resolve("next-public.pem"), "-----BEGIN PUBLIC KEY-----\n"
+                        + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(NEXT.getPublic().getEncoded())
+                        + "\n-----END PUBLIC KEY-----\n");
+                // The signing key listed again is published once.
+                return Map.of("management.jwt.key-file", signing.toString(), "management.jwt.published-key-files",
+                        previous + "," + next + "," + signing);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    @Test
+    void theJwksPublishesTheSigningKeyFirstThenThePublishedKeysOnce() {
+        given().get("/platform/management/jwks.json").then().statusCode(200).body("keys", hasSize(3))
+                .body("keys[0].x", equalTo(x(SIGNING))).body("keys[0].y", equalTo(y(SIGNING)))
+                .body("keys[1].x", equalTo(x(PREVIOUS))).body("keys[2].x", equalTo(x(NEXT)))
+                .body("keys[2].y", equalTo(y(NEXT)))
+                .body("keys.alg", org.hamcrest.Matchers.everyItem(equalTo("ES256")));
+    }
+
+    @Test
+    void rotationOverTheApiIsRefusedWhenTheKeyComesFromAFile() {
+        given().header("Authorization", "Bearer test-operator-key").contentType("application/json").body("{}")
+                .post("/admin/v1/jwt/rotate").then().statusCode(409).body("error_code", equalTo("KEY_FROM_FILE"));
+    }
+
+    private static String x(KeyPair k) {
+        return coordinate(((ECPublicKey) k.getPublic()).getW().getAffineX());
+    }
+
+    private static String y(KeyPair k) {
+        return coordinate(((ECPublicKey) k.getPublic()).getW().getAffineY());
+    }
+
+    private static String coordinate(BigInteger v) {
+        byte[] raw = v.toByteArray();
+        byte[] out = new byte[32];
+        int len = Math.min(raw.length, 32);
+        System.arraycopy(raw, raw.length - len, out, 32 - len, len);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(out);
+    }
+}
