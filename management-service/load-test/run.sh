@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load test of management-service alone: builds it, starts it on a fresh data directory with an operator key,
 # runs ManagementLoadTest against it, prints the figures and stops the service.
-# Options (environment): WORKERS (16), SECONDS_PER_OP (15), KEY_TYPE (rsa|ec), PORT (18081).
+# Options (environment): WORKERS (16), SECONDS_PER_OP (15), KEY_TYPE (rsa|ec), PORT (18081), SERVICE_JAVA_OPTS (added to
+# the service's java command, e.g. a JFR recording).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PORT="${PORT:-18081}"
@@ -11,7 +12,7 @@ DATA="$(mktemp -d)"
 ./mvnw -B -q -ntp -pl management-service dependency:build-classpath -Dmdep.outputFile=target/load.classpath \
   -Dmdep.includeScope=test
 MANAGEMENT_ADMIN_API_KEY=load-test-operator-key MANAGEMENT_DATA_DIR="$DATA" QUARKUS_HTTP_PORT="$PORT" \
-  QUARKUS_LOG_LEVEL=WARN java -jar management-service/target/quarkus-app/quarkus-run.jar > "$DATA/service.log" 2>&1 &
+  QUARKUS_LOG_LEVEL=WARN java ${SERVICE_JAVA_OPTS:-} -jar management-service/target/quarkus-app/quarkus-run.jar > "$DATA/service.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$DATA"' EXIT
 for _ in $(seq 1 60); do

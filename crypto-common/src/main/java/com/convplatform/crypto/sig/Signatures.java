@@ -110,7 +110,7 @@ public final class Signatures {
         }
         try {
             Signature s = providers.signature(algorithm);
-            s.initVerify(key);
+            s.initVerify(providers.verificationKey(algorithm, key));
             s.update(data);
             return s.verify(signature);
         } catch (InvalidKeyException e) {

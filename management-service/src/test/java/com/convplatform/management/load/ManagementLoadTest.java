@@ -5,8 +5,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
 import java.security.KeyPair;
+import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +29,7 @@ import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.crypto.sig.SignatureAlgorithm;
 import com.convplatform.crypto.sig.Signatures;
+import com.convplatform.crypto.testing.Http1Connection;
 import com.convplatform.crypto.testing.LoadMeasure;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,13 +77,13 @@ public final class ManagementLoadTest {
         System.out.printf("management-service load test: %s, %d workers, %d s per operation, %s client key%n", base,
                 workers, seconds, rsa ? "RSA-2048" : "EC P-256");
         // A short warm-up of both operations first, so the JIT has compiled the service's paths.
-        drive(http, base + "/platform/management/clients/", workers, Math.max(3, seconds / 3), signer, certUuid,
+        drive(base + "/platform/management/clients/", workers, Math.max(3, seconds / 3), signer, certUuid,
                 ts -> "{\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
-        drive(http, base + "/platform/management/token/issue/", workers, Math.max(3, seconds / 3), signer, certUuid,
+        drive(base + "/platform/management/token/issue/", workers, Math.max(3, seconds / 3), signer, certUuid,
                 ts -> "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
-        Result clients = drive(http, base + "/platform/management/clients/", workers, seconds, signer, certUuid,
+        Result clients = drive(base + "/platform/management/clients/", workers, seconds, signer, certUuid,
                 ts -> "{\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
-        Result token = drive(http, base + "/platform/management/token/issue/", workers, seconds, signer, certUuid,
+        Result token = drive(base + "/platform/management/token/issue/", workers, seconds, signer, certUuid,
                 ts -> "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}");
 
         int ceilingSeconds = Math.max(3, seconds / 3);
@@ -118,7 +122,7 @@ public final class ManagementLoadTest {
     }
 
     /** W workers send signed requests for D seconds; each worker re-signs whenever the timestamp's second changes. */
-    static Result drive(HttpClient http, String url, int workers, int seconds, ManagementRequestSigner signer,
+    static Result drive(String url, int workers, int seconds, ManagementRequestSigner signer,
             String certUuid, Body body) throws Exception {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         AtomicLong count = new AtomicLong();
@@ -131,6 +135,9 @@ public final class ManagementLoadTest {
             long[] lat = new long[2_000_000 / workers];
             perWorker.add(lat);
             futures.add(pool.submit(() -> {
+                @SuppressWarnings("resource") // closed when the worker ends
+                Http1Connection connection = new Http1Connection(URI.create(url), 10_000);
+                String path = URI.create(url).getRawPath();
                 int n = 0;
                 String signedFor = null;
                 String b = null;
@@ -142,14 +149,11 @@ public final class ManagementLoadTest {
                         sig = signer.sign(b);
                         signedFor = ts;
                     }
-                    HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                            .header("Content-Type", "application/json").header("Signature", sig)
-                            .header("SignatureCertUUID", certUuid)
-                            .POST(HttpRequest.BodyPublishers.ofString(b, StandardCharsets.UTF_8)).build();
+                    Map<String, String> headers = Map.of("Content-Type", "application/json", "Signature", sig,
+                            "SignatureCertUUID", certUuid);
                     long t0 = System.nanoTime();
                     try {
-                        HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
-                        if (r.statusCode() != 200) {
+                        if (connection.post(path, headers, b.getBytes(StandardCharsets.UTF_8)).status() != 200) {
                             errors.incrementAndGet();
                         }
                     } catch (Exception e) {
@@ -160,6 +164,7 @@ public final class ManagementLoadTest {
                     }
                     count.incrementAndGet();
                 }
+                connection.close();
                 return null;
             }));
         }
@@ -193,18 +198,28 @@ public final class ManagementLoadTest {
             }
         }
         Signature v = CryptoProviders.recommended().signature(alg);
-        v.initVerify(kp.getPublic());
+        v.initVerify(CryptoProviders.recommended().verificationKey(alg, kp.getPublic()));
         v.update(SAMPLE);
         if (!v.verify(sig)) {
             throw new IllegalStateException("does not verify");
         }
     }
 
-    private static final KeyPair JWT_KEY = KeyPairs.ecP256();
+    /** The JWT key as the signing provider's own key object, as TokenService holds it (the fastest way to sign). */
+    private static final PrivateKey JWT_KEY = bcKey(KeyPairs.ecP256().getPrivate());
+
+    private static PrivateKey bcKey(PrivateKey key) {
+        try {
+            return KeyFactory.getInstance("EC", CryptoProviders.recommended().ecdsa())
+                    .generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     private static void jwtSignOnce() throws Exception {
         Signature s = Signature.getInstance("SHA256withPLAIN-ECDSA", CryptoProviders.recommended().ecdsa());
-        s.initSign(JWT_KEY.getPrivate());
+        s.initSign(JWT_KEY);
         s.update(SAMPLE);
         s.sign();
     }

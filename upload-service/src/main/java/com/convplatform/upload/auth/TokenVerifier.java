@@ -10,6 +10,7 @@ import java.util.Base64;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.convplatform.crypto.sig.CryptoProviders;
+import com.convplatform.crypto.sig.SignatureAlgorithm;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.error.UploadException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -57,8 +58,9 @@ public class TokenVerifier {
         ECPublicKey key = keys.key(header.path("kid").asText(""))
                 .orElseThrow(() -> invalid("the token's key is not one of the platform's"));
         try {
-            Signature s = Signature.getInstance("SHA256withPLAIN-ECDSA", CryptoProviders.recommended().ecdsa());
-            s.initVerify(key);
+            CryptoProviders providers = CryptoProviders.recommended();
+            Signature s = Signature.getInstance("SHA256withPLAIN-ECDSA", providers.ecdsa());
+            s.initVerify(providers.verificationKey(SignatureAlgorithm.SHA256_WITH_ECDSA, key));
             s.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
             byte[] sig = Base64.getUrlDecoder().decode(parts[2]);
             if (sig.length != 64 || !s.verify(sig)) {
