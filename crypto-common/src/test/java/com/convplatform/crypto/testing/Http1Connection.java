@@ -53,11 +53,16 @@ public final class Http1Connection implements Closeable {
                 .append("\r\n");
         headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
         byte[] h = head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
-        byte[] request = new byte[h.length + body.length];
-        System.arraycopy(h, 0, request, 0, h.length);
-        System.arraycopy(body, 0, request, h.length, body.length);
         try {
-            out.write(request);
+            if (body.length <= 64 * 1024) {
+                byte[] request = new byte[h.length + body.length];
+                System.arraycopy(h, 0, request, 0, h.length);
+                System.arraycopy(body, 0, request, h.length, body.length);
+                out.write(request);
+            } else {
+                out.write(h);
+                out.write(body);
+            }
             out.flush();
             return read();
         } catch (IOException e) {

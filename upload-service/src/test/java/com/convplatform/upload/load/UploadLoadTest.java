@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
+import com.convplatform.crypto.testing.Http1Connection;
 import com.convplatform.crypto.testing.LoadMeasure;
 import com.convplatform.upload.PlatformStubs;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -141,15 +143,27 @@ public final class UploadLoadTest {
         }
     }
 
-    private HttpRequest serviceUpload(byte[] body) {
+    private HttpRequest serviceRequest(byte[] body) {
         return HttpRequest.newBuilder(URI.create(base + "/v1.0/log_file_from_user/"))
                 .header("Authorization", "Bearer " + token).header("client-id", "client-1")
                 .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(Duration.ofSeconds(60)).build();
     }
 
-    /** W workers send {@code request} one after another for {@code seconds}. */
-    private Phase run(String label, HttpRequest request, int fileSize, int workers, int seconds) throws Exception {
+    /** One kind of request the workers send: where, with which headers, which bytes. */
+    record Upload(URI url, Map<String, String> headers, byte[] body) {
+    }
+
+    private Upload serviceUpload(byte[] body) {
+        return new Upload(URI.create(base + "/v1.0/log_file_from_user/"), Map.of("Authorization", "Bearer " + token,
+                "client-id", "client-1", "Content-Type", "multipart/form-data; boundary=" + BOUNDARY), body);
+    }
+
+    /**
+     * W workers, each on its own keep-alive connection ({@link Http1Connection}: far less of the shared CPU than
+     * java.net.http), send {@code upload} one after another for {@code seconds}.
+     */
+    private Phase run(String label, Upload upload, int fileSize, int workers, int seconds) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         AtomicLong errors = new AtomicLong();
@@ -160,12 +174,15 @@ public final class UploadLoadTest {
             futures.add(pool.submit(() -> {
                 long[] lat = new long[1024];
                 int n = 0;
+                @SuppressWarnings("resource") // closed when the worker ends
+                Http1Connection connection = new Http1Connection(upload.url(), 60_000);
+                String path = upload.url().getRawPath();
                 while (System.nanoTime() < end) {
                     long t0 = System.nanoTime();
                     try {
-                        HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
-                        if (r.statusCode() != 200) {
-                            throw new IOException("HTTP " + r.statusCode() + " " + r.body());
+                        Http1Connection.Response r = connection.post(path, upload.headers(), upload.body());
+                        if (r.status() != 200) {
+                            throw new IOException("HTTP " + r.status() + " " + r.text());
                         }
                         if (n == lat.length) {
                             lat = Arrays.copyOf(lat, n * 2);
@@ -177,6 +194,7 @@ public final class UploadLoadTest {
                         }
                     }
                 }
+                connection.close();
                 return Arrays.copyOf(lat, n);
             }));
         }
@@ -209,7 +227,7 @@ public final class UploadLoadTest {
 
     /** 20 uploads of the largest allowed file at once; returns how many succeeded. */
     private long concurrentMaximumUploads() throws Exception {
-        HttpRequest request = serviceUpload(multipart(png(MAX)));
+        HttpRequest request = serviceRequest(multipart(png(MAX)));
         ExecutorService pool = Executors.newFixedThreadPool(CONCURRENT_MAX);
         CountDownLatch go = new CountDownLatch(1);
         List<Future<String>> answers = new ArrayList<>();
@@ -248,7 +266,7 @@ public final class UploadLoadTest {
     private void checkDownloads() throws Exception {
         for (int size : new int[]{SMALL, LARGE, MAX}) {
             byte[] content = png(size);
-            HttpResponse<String> r = client.send(serviceUpload(multipart(content)),
+            HttpResponse<String> r = client.send(serviceRequest(multipart(content)),
                     HttpResponse.BodyHandlers.ofString());
             JsonNode answer = JSON.readTree(r.body());
             String url = answer.path("file_url").asText();
@@ -322,10 +340,9 @@ public final class UploadLoadTest {
             connections.submit(this::accept);
         }
 
-        HttpRequest request(byte[] body) {
-            return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/sink"))
-                    .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(Duration.ofSeconds(60)).build();
+        Upload request(byte[] body) {
+            return new Upload(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/sink"),
+                    Map.of("Content-Type", "multipart/form-data; boundary=" + BOUNDARY), body);
         }
 
         private void accept() {
