@@ -49,8 +49,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public class TokenService {
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
     /**
-     * ES256 signatures come from BouncyCastle (r||s, "PLAIN-ECDSA"): measured here at about twice the JDK 17
-     * provider's rate for P-256 signing (see the README's load-test section).
+     * ES256 signatures come from BouncyCastle (r||s, "PLAIN-ECDSA"), with the key held as its own key object (see
+     * {@code toSigningKey} and the README's load-test section).
      */
     private static final java.security.Provider ES256_PROVIDER = com.convplatform.crypto.sig.CryptoProviders
             .recommended().ecdsa();
