@@ -29,6 +29,13 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 public class HookPlatformResource implements QuarkusTestResourceLifecycleManager {
     public static final String CERT_HOST = "hooks.platform.example";
     public static final String UNKNOWN_ACCOUNT = "unknown-account";
+    /**
+     * Accounts whose id starts with this have an HTTPS webhook named by {@link #TLS_HOST}, a name no DNS knows: the
+     * service reaches it through the seams {@code hook.delivery.resolve} and {@code hook.delivery.trust-store}.
+     */
+    public static final String TLS_ACCOUNT_PREFIX = "tls-";
+    public static final String TLS_HOST = "hooks.receiver.test";
+    public static com.sun.net.httpserver.HttpsServer tlsServer;
 
     /** One received hook. */
     public record Received(Map<String, List<String>> headers, byte[] body, long atNanos) {
@@ -86,9 +93,18 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             server.createContext("/internal/v1/accounts/", HookPlatformResource::account);
             server.createContext("/hooks/", HookPlatformResource::hook);
             server.start();
+            tlsServer = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            tlsServer.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(pki.serverContext(TLS_HOST)));
+            tlsServer.setExecutor(Executors.newFixedThreadPool(4));
+            tlsServer.createContext("/hooks/", HookPlatformResource::hook);
+            tlsServer.start();
+            Path receiverCa = dir.resolve("receiver-ca.pem");
+            Files.writeString(receiverCa, Pem.toPem(pki.root));
             return Map.of("hook.signing.key-file", key.toString(), "hook.signing.chain-file", chain.toString(),
                     "hook.certificate-url", "https://" + CERT_HOST + "/platform/hooks/certificate/",
-                    "hook.management.url", baseUrl(), "hook.management.internal-api-key", "mgmt-key");
+                    "hook.management.url", baseUrl(), "hook.management.internal-api-key", "mgmt-key",
+                    "hook.delivery.resolve", TLS_HOST + "=127.0.0.1", "hook.delivery.trust-store",
+                    receiverCa.toString());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -106,7 +122,10 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
         } else if (id.equals(UNKNOWN_ACCOUNT)) {
             respond(ex, 404, "{\"error_code\":\"ACCOUNT_NOT_FOUND\"}");
         } else {
-            respond(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + baseUrl() + "/hooks/" + id + "\"}");
+            String base = id.startsWith(TLS_ACCOUNT_PREFIX)
+                    ? "https://" + TLS_HOST + ":" + tlsServer.getAddress().getPort()
+                    : baseUrl();
+            respond(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + base + "/hooks/" + id + "\"}");
         }
     }
 
@@ -153,6 +172,9 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     public void stop() {
         if (server != null) {
             server.stop(0);
+        }
+        if (tlsServer != null) {
+            tlsServer.stop(0);
         }
     }
 }

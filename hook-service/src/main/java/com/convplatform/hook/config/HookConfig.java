@@ -126,6 +126,19 @@ public interface HookConfig {
          */
         @WithDefault("false")
         boolean allowPrivateNetworks();
+
+        /**
+         * Test and staging seam, off by default: {@code host=address} pairs; a hook to that host connects to that
+         * address instead of what the name resolves to (like curl's {@code --resolve}, the URL's port). The SSRF
+         * guard still checks the address, and TLS still checks the host.
+         */
+        Optional<List<String>> resolve();
+
+        /**
+         * Test and staging seam, off by default: a PEM file of CA certificates trusted for HTTPS endpoints in addition
+         * to the JDK's default trust store.
+         */
+        Optional<String> trustStore();
     }
 
     interface Endpoints {

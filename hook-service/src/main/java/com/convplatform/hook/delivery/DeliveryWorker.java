@@ -2,11 +2,6 @@ package com.convplatform.hook.delivery;
 
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
@@ -41,6 +37,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.DurationConverter;
+import io.vertx.core.Vertx;
 
 /**
  * Delivers due hooks: claims them, signs each attempt at send time (so {@code signature_timestamp} is fresh on every
@@ -74,7 +71,7 @@ public class DeliveryWorker {
     private final HookConfig config;
     private final Clock clock;
     private final ObjectMapper json;
-    private final HttpClient http;
+    private final HookPoster poster;
     private final ExecutorService pool;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
@@ -84,15 +81,16 @@ public class DeliveryWorker {
     private Thread dispatcher;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
-            Clock clock, ObjectMapper json, MeterRegistry metrics) {
+            Clock clock, ObjectMapper json, MeterRegistry metrics, Vertx vertx) {
         this.store = store;
         this.accounts = accounts;
         this.identity = identity;
         this.config = config;
         this.clock = clock;
         this.json = json;
-        this.http = HttpClient.newBuilder().connectTimeout(config.delivery().connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        HookConfig.Delivery d = config.delivery();
+        this.poster = new HookPoster(vertx, DeliverySeams.resolver(d.resolve()), d.allowPrivateNetworks(),
+                d.connectTimeout(), d.readTimeout(), DeliverySeams.trust(d.trustStore()), d.perEndpoint());
         this.pool = Executors.newFixedThreadPool(config.delivery().maxInFlight(), r -> {
             Thread t = new Thread(r, "hook-delivery");
             t.setDaemon(true);
@@ -120,6 +118,7 @@ public class DeliveryWorker {
             dispatcher.interrupt();
         }
         pool.shutdownNow();
+        poster.close();
     }
 
     /** Asks the dispatcher to look for due deliveries now (after an intake, or when room frees up). */
@@ -230,10 +229,16 @@ public class DeliveryWorker {
                     Outcome.permanent("account " + c.accountId() + " does not exist (dead-lettered)", elapsed(start)));
             return;
         }
-        URI target = URI.create(webhook.get());
-        String blocked = guard(target);
-        if (blocked != null) {
-            record(c, Outcome.endpointFailed(blocked, elapsed(start)));
+        URI target;
+        InetAddress address;
+        try {
+            target = URI.create(webhook.get());
+            address = poster.address(target); // resolved and checked once; the hook goes to exactly this address
+        } catch (IllegalArgumentException e) {
+            record(c, Outcome.endpointFailed("the webhook URL is not a URL: " + e.getMessage(), elapsed(start)));
+            return;
+        } catch (HookPoster.NotSent e) {
+            record(c, Outcome.endpointFailed(e.getMessage(), elapsed(start)));
             return;
         }
         byte[] body;
@@ -246,19 +251,17 @@ public class DeliveryWorker {
             return;
         }
         HookSigner.SignedHeaders signed = identity.current().signer().sign(body);
-        HttpRequest req = HttpRequest.newBuilder(target).timeout(config.delivery().readTimeout())
-                .header("Content-Type", "application/json").header(HookHeaders.SIGNATURE, signed.signature())
-                .header(HookHeaders.CERTIFICATE_URL, signed.certificateUrl()).header(DELIVERY_ID_HEADER, c.id())
-                .header(ATTEMPT_HEADER, String.valueOf(c.attempt()))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        Map<String, String> headers = Map.of("Content-Type", "application/json", HookHeaders.SIGNATURE,
+                signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), DELIVERY_ID_HEADER, c.id(),
+                ATTEMPT_HEADER, String.valueOf(c.attempt()));
         try {
-            HttpResponse<Void> r = http.send(req, HttpResponse.BodyHandlers.discarding());
-            record(c, Outcome.answered(r.statusCode(), elapsed(start), retryAfter(r)));
-        } catch (HttpTimeoutException e) {
+            HookPoster.Answer a = poster.post(target, address, headers, body);
+            record(c, Outcome.answered(a.status(), elapsed(start), a.retryAfter()));
+        } catch (TimeoutException e) {
             record(c, Outcome.endpointFailed("timed out after " + config.delivery().readTimeout().toMillis() + " ms",
                     elapsed(start)));
         } catch (java.io.IOException e) {
-            record(c, Outcome.endpointFailed("connection failed: " + e, elapsed(start)));
+            record(c, Outcome.endpointFailed("connection failed: " + e.getMessage(), elapsed(start)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -275,38 +278,6 @@ public class DeliveryWorker {
             LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", c.attempt(), c.id());
             store.record(c, o);
         }
-    }
-
-    private String guard(URI target) {
-        String scheme = target.getScheme() == null ? "" : target.getScheme().toLowerCase(java.util.Locale.ROOT);
-        if (!scheme.equals("https") && !scheme.equals("http") || target.getHost() == null) {
-            return "the webhook URL " + target + " is not an absolute http(s) URL";
-        }
-        if (config.delivery().allowPrivateNetworks()) {
-            return null;
-        }
-        try {
-            for (InetAddress a : InetAddress.getAllByName(target.getHost())) {
-                String why = AddressGuard.refusal(a);
-                if (why != null) {
-                    return "refused by the SSRF guard: " + target.getHost() + " resolves to " + a.getHostAddress()
-                            + ", " + why;
-                }
-            }
-            return null;
-        } catch (UnknownHostException e) {
-            return "the webhook host " + target.getHost() + " does not resolve";
-        }
-    }
-
-    private static Duration retryAfter(HttpResponse<?> r) {
-        return r.headers().firstValue("Retry-After").map(v -> {
-            try {
-                return Duration.ofSeconds(Math.max(0, Long.parseLong(v.trim())));
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }).orElse(null);
     }
 
     private static long elapsed(long start) {

@@ -146,6 +146,17 @@ public class HookDeliveryTest {
     }
 
     @Test
+    void anHttpsEndpointNamedByHostIsReachedAtTheCheckedAddressWithItsHostAndCertificate() throws Exception {
+        String account = HookPlatformResource.TLS_ACCOUNT_PREFIX + UUID.randomUUID();
+        intake(event(account, 1), 202);
+        Received hook = awaitHooks(account, 1).get(0);
+        verifier.verify(hook.header("signature"), hook.header("signature-certificate-url"), hook.body());
+        assertEquals(HookPlatformResource.TLS_HOST + ":" + HookPlatformResource.tlsServer.getAddress().getPort(),
+                hook.header("Host"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+    }
+
+    @Test
     void theSameMessageTwiceIsAcceptedOnceAndDeliveredOnce() throws Exception {
         String account = account();
         String first = intake(event(account, 5), 202);

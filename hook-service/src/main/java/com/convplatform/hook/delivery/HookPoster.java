@@ -1,0 +1,180 @@
+package com.convplatform.hook.delivery;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.core.net.TrustOptions;
+
+/**
+ * Sends one hook to the address the SSRF guard checked. {@link #address(URI)} resolves the URL's host once; unless
+ * private networks are allowed, every address it resolves to must pass {@link AddressGuard}; {@link #post} then
+ * connects to the first of exactly those addresses, while the {@code Host} header, TLS SNI and the certificate's host-name check keep the URL's
+ * host. A DNS answer that changes between the check and the connection (DNS rebinding) therefore cannot steer a hook
+ * to an internal address: the client never resolves the name again.
+ * <p>
+ * Redirects are not followed. The answer counts once its status line and headers arrive; its body is read and
+ * dropped, and a body over {@value #MAX_DISCARDED} bytes closes the connection.
+ */
+final class HookPoster implements AutoCloseable {
+    static final int MAX_DISCARDED = 1024 * 1024;
+
+    /** Name resolution: the system's, or the {@code hook.delivery.resolve} seam in front of it. */
+    interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
+    /** The receiver's answer. */
+    record Answer(int status, Duration retryAfter) {
+    }
+
+    /** The hook was not sent, for a reason about the endpoint (its URL, its name, its addresses). */
+    static final class NotSent extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotSent(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final HttpClient client;
+    private final Resolver resolver;
+    private final boolean allowPrivateNetworks;
+    private final Duration readTimeout;
+
+    /**
+     * @param trust the CAs trusted for HTTPS endpoints; null for the JDK's default trust store
+     */
+    HookPoster(Vertx vertx, Resolver resolver, boolean allowPrivateNetworks, Duration connectTimeout,
+            Duration readTimeout, TrustOptions trust, int maxConnectionsPerEndpoint) {
+        HttpClientOptions options = new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
+                .setConnectTimeout((int) connectTimeout.toMillis()).setKeepAlive(true).setVerifyHost(true)
+                .setForceSni(true).setMaxPoolSize(maxConnectionsPerEndpoint).setTryUseCompression(false);
+        if (trust != null) {
+            options.setTrustOptions(trust);
+        }
+        this.client = vertx.createHttpClient(options);
+        this.resolver = resolver;
+        this.allowPrivateNetworks = allowPrivateNetworks;
+        this.readTimeout = readTimeout;
+    }
+
+    /** The address a hook to {@code url} is sent to, after the checks of the class comment. */
+    InetAddress address(URI url) throws NotSent {
+        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
+            throw new NotSent("the webhook URL " + url + " is not an absolute http(s) URL");
+        }
+        String host = host(url);
+        InetAddress[] addresses;
+        try {
+            addresses = resolver.resolve(host);
+        } catch (UnknownHostException e) {
+            throw new NotSent("the webhook host " + host + " does not resolve");
+        }
+        if (addresses.length == 0) {
+            throw new NotSent("the webhook host " + host + " does not resolve");
+        }
+        if (!allowPrivateNetworks) {
+            for (InetAddress a : addresses) {
+                String why = AddressGuard.refusal(a);
+                if (why != null) {
+                    throw new NotSent("refused by the SSRF guard: " + host + " resolves to " + a.getHostAddress()
+                            + ", " + why);
+                }
+            }
+        }
+        return addresses[0];
+    }
+
+    /**
+     * POSTs {@code body} to {@code url}, connecting to {@code address}, which {@link #address(URI)} gave for it.
+     *
+     * @throws TimeoutException when no answer came within the read time-out
+     * @throws IOException when the connection failed (refused, reset, TLS)
+     */
+    Answer post(URI url, InetAddress address, Map<String, String> headers, byte[] body)
+            throws TimeoutException, IOException, InterruptedException {
+        boolean https = "https".equalsIgnoreCase(url.getScheme());
+        int port = url.getPort() != -1 ? url.getPort() : https ? 443 : 80;
+        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+        RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
+                .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress())).setHost(host(url))
+                .setPort(port).setSsl(https).setURI(url.getRawQuery() == null ? path : path + "?" + url.getRawQuery())
+                .setFollowRedirects(false).setTimeout(readTimeout.toMillis());
+        headers.forEach(request::putHeader);
+        try {
+            return client.request(request).compose(r -> r.send(Buffer.buffer(body))).map(HookPoster::answer)
+                    .toCompletionStage().toCompletableFuture()
+                    .get(readTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof TimeoutException t) {
+                throw t;
+            }
+            throw new IOException(describe(cause), cause);
+        }
+    }
+
+    /** The failure and, when it differs, its root cause: "SSLHandshakeException: ... (CertificateException: ...)". */
+    static String describe(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String top = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+        return root == failure ? top : top + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+    }
+
+    private static Answer answer(HttpClientResponse response) {
+        AtomicLong dropped = new AtomicLong();
+        response.handler(chunk -> {
+            if (dropped.addAndGet(chunk.length()) > MAX_DISCARDED) {
+                response.request().connection().close();
+            }
+        });
+        response.exceptionHandler(ignored -> {
+            // the status is what counts; a body cut short changes nothing
+        });
+        return new Answer(response.statusCode(), retryAfter(response.getHeader("Retry-After")));
+    }
+
+    private static Duration retryAfter(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Duration.ofSeconds(Math.max(0, Long.parseLong(value.trim())));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The URL's host without the brackets of an IPv6 literal. */
+    private static String host(URI url) {
+        String host = url.getHost();
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

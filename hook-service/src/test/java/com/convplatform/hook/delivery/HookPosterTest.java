@@ -1,0 +1,175 @@
+package com.convplatform.hook.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.net.ssl.ExtendedSSLSession;
+import javax.net.ssl.SNIHostName;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.testing.TestPki;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsServer;
+
+import io.vertx.core.Vertx;
+
+/**
+ * Where a hook goes: the host is resolved once, the guard checks those addresses, and the connection goes to exactly
+ * the checked address while Host, SNI and the certificate check keep the URL's host. The receivers are real servers
+ * on 127.0.0.1; host names that no DNS knows are given addresses by resolvers the tests control.
+ */
+class HookPosterTest {
+    static final Duration CONNECT = Duration.ofSeconds(2);
+    static final Duration READ = Duration.ofSeconds(5);
+    static Vertx vertx;
+    static final List<String> HOSTS = new CopyOnWriteArrayList<>();
+    static final List<String> SNI = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void vertx() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll
+    static void close() {
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    static void answer(HttpExchange ex) throws IOException {
+        ex.getRequestBody().readAllBytes();
+        HOSTS.add(ex.getRequestHeaders().getFirst("Host"));
+        if (ex instanceof HttpsExchange tls && tls.getSSLSession() instanceof ExtendedSSLSession s) {
+            s.getRequestedServerNames().forEach(n -> SNI.add(((SNIHostName) n).getAsciiName()));
+        }
+        ex.getResponseHeaders().set("Retry-After", "7");
+        ex.sendResponseHeaders(202, 2);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write("{}".getBytes());
+        }
+    }
+
+    static HttpServer plainReceiver() throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        s.createContext("/", HookPosterTest::answer);
+        s.setExecutor(Executors.newFixedThreadPool(2));
+        s.start();
+        return s;
+    }
+
+    static HttpsServer tlsReceiver(TestPki pki, String... names) throws IOException {
+        HttpsServer s = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        s.setHttpsConfigurator(new HttpsConfigurator(pki.serverContext(names)));
+        s.createContext("/", HookPosterTest::answer);
+        s.setExecutor(Executors.newFixedThreadPool(2));
+        s.start();
+        return s;
+    }
+
+    static HookPoster poster(HookPoster.Resolver resolver, boolean allowPrivate, Path trustStore) {
+        return new HookPoster(vertx, resolver, allowPrivate, CONNECT, READ,
+                DeliverySeams.trust(Optional.ofNullable(trustStore).map(Path::toString)), 4);
+    }
+
+    @Test
+    void theHookGoesToTheAddressThatWasCheckedAndTheNameIsNeverResolvedAgain() throws Exception {
+        HttpServer receiver = plainReceiver();
+        AtomicInteger lookups = new AtomicInteger();
+        // A rebinding name: the first answer is the checked one, every later answer points elsewhere.
+        HookPoster.Resolver rebinding = host -> lookups.getAndIncrement() == 0
+                ? new InetAddress[]{InetAddress.getByName("127.0.0.1")}
+                : new InetAddress[]{InetAddress.getByName("127.0.0.2")};
+        try (HookPoster poster = poster(rebinding, true, null)) {
+            URI url = URI.create("http://rebind.invalid:" + receiver.getAddress().getPort() + "/hooks?x=1");
+            InetAddress checked = poster.address(url);
+            HookPoster.Answer a = poster.post(url, checked, Map.of("Content-Type", "application/json"),
+                    "{}".getBytes());
+            assertEquals(202, a.status());
+            assertEquals(Duration.ofSeconds(7), a.retryAfter());
+            assertEquals(1, lookups.get(), "the client did not resolve the name again");
+            assertEquals("rebind.invalid:" + receiver.getAddress().getPort(), HOSTS.get(HOSTS.size() - 1));
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void theGuardChecksEveryAddressTheNameResolvesTo() throws Exception {
+        try (HookPoster poster = poster(host -> new InetAddress[]{InetAddress.getByName("203.0.113.5"),
+                InetAddress.getByName("10.1.2.3")}, false, null)) {
+            HookPoster.NotSent e = assertThrows(HookPoster.NotSent.class,
+                    () -> poster.address(URI.create("https://hooks.example/")));
+            assertTrue(e.getMessage().contains("refused by the SSRF guard: hooks.example resolves to 10.1.2.3"),
+                    e.getMessage());
+        }
+        try (HookPoster poster = poster(host -> new InetAddress[]{InetAddress.getByName("203.0.113.5")}, false, null)) {
+            assertEquals("203.0.113.5", poster.address(URI.create("https://hooks.example/")).getHostAddress());
+        }
+        try (HookPoster poster = poster(host -> new InetAddress[0], false, null)) {
+            assertTrue(assertThrows(HookPoster.NotSent.class, () -> poster.address(URI.create("http://gone.example/")))
+                    .getMessage().contains("does not resolve"));
+            assertTrue(assertThrows(HookPoster.NotSent.class, () -> poster.address(URI.create("ftp://a.example/x")))
+                    .getMessage().contains("not an absolute http(s) URL"));
+        }
+    }
+
+    @Test
+    void httpsKeepsTheUrlsHostForSniAndTheCertificateCheck() throws Exception {
+        TestPki pki = TestPki.create();
+        Path trust = Files.createTempFile("hook-trust", ".pem");
+        Files.writeString(trust, Pem.toPem(pki.root));
+        HttpsServer good = tlsReceiver(pki, "hooks.receiver.test");
+        HttpsServer otherName = tlsReceiver(pki, "someone-else.test");
+        HookPoster.Resolver resolver = DeliverySeams.resolver(Optional.of(List.of("hooks.receiver.test=127.0.0.1")));
+        try (HookPoster trusting = poster(resolver, true, trust); HookPoster jdkTrust = poster(resolver, true, null)) {
+            URI url = URI.create("https://hooks.receiver.test:" + good.getAddress().getPort() + "/in");
+            assertEquals(202, trusting.post(url, trusting.address(url), Map.of(), "{}".getBytes()).status());
+            assertEquals("hooks.receiver.test", SNI.get(SNI.size() - 1));
+            assertEquals("hooks.receiver.test:" + good.getAddress().getPort(), HOSTS.get(HOSTS.size() - 1));
+
+            URI wrongName = URI.create("https://hooks.receiver.test:" + otherName.getAddress().getPort() + "/in");
+            IOException mismatch = assertThrows(IOException.class,
+                    () -> trusting.post(wrongName, trusting.address(wrongName), Map.of(), "{}".getBytes()));
+            assertTrue(mismatch.getMessage().contains("No subject alternative DNS name matching hooks.receiver.test"),
+                    mismatch.getMessage());
+
+            assertThrows(IOException.class, () -> jdkTrust.post(url, jdkTrust.address(url), Map.of(), "{}".getBytes()),
+                    "a CA that is not in the JDK's trust store is not trusted without the seam");
+        } finally {
+            good.stop(0);
+            otherName.stop(0);
+            Files.deleteIfExists(trust);
+        }
+    }
+
+    @Test
+    void theResolveSeamRefusesWhatIsNotHostEqualsAddress() {
+        for (String bad : List.of("hooks.example", "=127.0.0.1", "hooks.example=127.0.0.1:8443", "a=b.example")) {
+            assertThrows(IllegalArgumentException.class, () -> DeliverySeams.resolver(Optional.of(List.of(bad))), bad);
+        }
+        assertNull(DeliverySeams.trust(Optional.empty()));
+    }
+}
