@@ -14,7 +14,9 @@ DATA="$(mktemp -d)"
 MANAGEMENT_ADMIN_API_KEY=load-test-operator-key MANAGEMENT_DATA_DIR="$DATA" QUARKUS_HTTP_PORT="$PORT" \
   QUARKUS_LOG_LEVEL=WARN java ${SERVICE_JAVA_OPTS:-} -jar management-service/target/quarkus-app/quarkus-run.jar > "$DATA/service.log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$DATA"' EXIT
+# The service's log stays in management-service/target/load-service.log. kill and wait fail once the service has gone, so
+# both are allowed to, or set -e would end the trap before the data directory is removed.
+trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; cp "$DATA/service.log" management-service/target/load-service.log 2>/dev/null || true; rm -rf "$DATA"' EXIT
 for _ in $(seq 1 60); do
   curl -fs "http://127.0.0.1:$PORT/q/health/ready" >/dev/null 2>&1 && break
   sleep 1

@@ -145,14 +145,18 @@ final class HookPoster implements AutoCloseable {
 
     private static Answer answer(HttpClientResponse response) {
         AtomicLong dropped = new AtomicLong();
-        response.handler(chunk -> {
-            if (dropped.addAndGet(chunk.length()) > MAX_DISCARDED) {
-                response.request().connection().close();
-            }
-        });
-        response.exceptionHandler(ignored -> {
-            // the status is what counts; a body cut short changes nothing
-        });
+        try {
+            response.exceptionHandler(ignored -> {
+                // the status is what counts; a body cut short changes nothing
+            });
+            response.handler(chunk -> {
+                if (dropped.addAndGet(chunk.length()) > MAX_DISCARDED) {
+                    response.request().connection().close();
+                }
+            });
+        } catch (IllegalStateException ended) {
+            // a short body has already been read in full by the time this runs: nothing left to drop
+        }
         return new Answer(response.statusCode(), retryAfter(response.getHeader("Retry-After")));
     }
 

@@ -123,6 +123,12 @@ public final class HookLoadTest {
             System.out.printf("signatures checked against the published certificate: %d, bad: %d%n",
                     Math.min(t.checked.get(), CHECKED_SIGNATURES),
                     t.badSignatures.get());
+            String retried = metric(http, base, "hook_deliveries_retried_total");
+            System.out.printf("attempts retried (the receivers always answer 200, so each is a failed send): %s%n",
+                    retried);
+            if (Double.parseDouble(retried) > 0) {
+                System.out.println("their errors (load-0, distinct): " + errors(http, base));
+            }
         } finally {
             receiver.stop(0);
             receiverPool.shutdownNow();
@@ -312,5 +318,30 @@ public final class HookLoadTest {
                 .build(), HttpResponse.BodyHandlers.ofString());
         String pem = JSON.readTree(r.body()).get("certificate").asText();
         return Pem.parseCertificates(pem).get(0).getPublicKey();
+    }
+
+    /** A counter from the service's Prometheus metrics, "0" when it has not been incremented yet. */
+    private static String metric(HttpClient http, String base, String name) throws Exception {
+        String text = http.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        return text.lines().filter(l -> l.startsWith(name)).map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst()
+                .orElse("0");
+    }
+
+    /** The distinct last errors of account load-0's deliveries, from the operator API. */
+    private static java.util.Set<String> errors(HttpClient http, String base) throws Exception {
+        String body = http.send(
+                HttpRequest.newBuilder(URI.create(base + "/admin/v1/deliveries?account_id=load-0&limit=1000"))
+                        .header("Authorization",
+                                "Bearer " + System.getProperty("operatorKey", "load-test-operator-key"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (com.fasterxml.jackson.databind.JsonNode d : JSON.readTree(body)) {
+            if (d.hasNonNull("last_error")) {
+                out.add(d.get("last_error").asText().replaceAll("[0-9a-f-]{36}", "<id>"));
+            }
+        }
+        return out;
     }
 }
