@@ -2,7 +2,6 @@ package com.convplatform.upload;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -15,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 
+import com.convplatform.crypto.pki.EcJwk;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -80,15 +80,7 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
     private static String jwks() {
         ECPublicKey k = (ECPublicKey) KEY.getPublic();
         return "{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-256\",\"kid\":\"" + KID + "\",\"x\":\""
-                + coordinate(k.getW().getAffineX()) + "\",\"y\":\"" + coordinate(k.getW().getAffineY()) + "\"}]}";
-    }
-
-    private static String coordinate(BigInteger v) {
-        byte[] raw = v.toByteArray();
-        byte[] out = new byte[32];
-        int len = Math.min(raw.length, 32);
-        System.arraycopy(raw, raw.length - len, out, 32 - len, len);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(out);
+                + EcJwk.x(k) + "\",\"y\":\"" + EcJwk.y(k) + "\"}]}";
     }
 
     private static void respond(HttpExchange ex, int status, String body) throws IOException {

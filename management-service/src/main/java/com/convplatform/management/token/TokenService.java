@@ -1,6 +1,5 @@
 package com.convplatform.management.token;
 
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +34,7 @@ import org.bouncycastle.jce.spec.ECNamedCurveParameterSpec;
 
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
+import com.convplatform.crypto.pki.EcJwk;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.config.ManagementConfig;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -206,8 +206,8 @@ public class TokenService {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("kty", "EC");
         m.put("crv", "P-256");
-        m.put("x", coordinate(key.getW().getAffineX()));
-        m.put("y", coordinate(key.getW().getAffineY()));
+        m.put("x", EcJwk.x(key));
+        m.put("y", EcJwk.y(key));
         m.put("kid", kid);
         m.put("alg", "ES256");
         m.put("use", "sig");
@@ -216,22 +216,14 @@ public class TokenService {
 
     /** RFC 7638 thumbprint of an EC P-256 key. */
     static String thumbprint(ECPublicKey key) {
-        String canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"" + coordinate(key.getW().getAffineX())
-                + "\",\"y\":\"" + coordinate(key.getW().getAffineY()) + "\"}";
+        String canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"" + EcJwk.x(key) + "\",\"y\":\"" + EcJwk.y(key)
+                + "\"}";
         try {
             return B64URL.encodeToString(
                     MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static String coordinate(BigInteger v) {
-        byte[] raw = v.toByteArray();
-        byte[] out = new byte[32];
-        int len = Math.min(raw.length, 32);
-        System.arraycopy(raw, raw.length - len, out, 32 - len, len);
-        return B64URL.encodeToString(out);
     }
 
     private static SigningKey toSigningKey(PrivateKey key) {

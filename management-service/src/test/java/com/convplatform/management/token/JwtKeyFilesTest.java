@@ -5,7 +5,6 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -16,6 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.EcJwk;
 import com.convplatform.crypto.pki.KeyPairs;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -69,18 +69,10 @@ class JwtKeyFilesTest {
     }
 
     private static String x(KeyPair k) {
-        return coordinate(((ECPublicKey) k.getPublic()).getW().getAffineX());
+        return EcJwk.x((ECPublicKey) k.getPublic());
     }
 
     private static String y(KeyPair k) {
-        return coordinate(((ECPublicKey) k.getPublic()).getW().getAffineY());
-    }
-
-    private static String coordinate(BigInteger v) {
-        byte[] raw = v.toByteArray();
-        byte[] out = new byte[32];
-        int len = Math.min(raw.length, 32);
-        System.arraycopy(raw, raw.length - len, out, 32 - len, len);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(out);
+        return EcJwk.y((ECPublicKey) k.getPublic());
     }
 }

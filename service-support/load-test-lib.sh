@@ -1,0 +1,40 @@
+# Shared by the services' load-test/run.sh scripts (sourced from the repository root, after set -euo pipefail).
+
+# build_for_load_test <module> [maven options...]
+# Builds the shared modules and <module>'s jar, and writes <module>/target/load.classpath (test scope) for the
+# load-test program; sets LOAD_CLASSPATH to the program's whole class path.
+build_for_load_test() {
+  local module=$1
+  shift
+  ./mvnw -B -q -ntp -pl crypto-common,service-support -am install -DskipTests
+  ./mvnw -B -q -ntp -pl "$module" package -DskipTests "$@"
+  ./mvnw -B -q -ntp -pl "$module" dependency:build-classpath -Dmdep.outputFile=target/load.classpath \
+    -Dmdep.includeScope=test
+  LOAD_CLASSPATH="$module/target/test-classes:$module/target/classes:$(cat "$module/target/load.classpath")"
+}
+
+# start_service <module> <port> <data dir> [java options...] -- [VAR=value...]
+# Starts <module>'s jar in the background on <port> with the given environment (logging at WARN), waits up to 60 s
+# for its readiness, and on exit stops it, keeps its log in <module>/target/load-service.log and removes <data dir>.
+# kill and wait may fail (the service may have gone already); under set -e they would end the trap early.
+start_service() {
+  local module=$1 port=$2 data=$3
+  shift 3
+  local java_opts=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    java_opts+=("$1")
+    shift
+  done
+  [ $# -gt 0 ] && shift
+  env "$@" QUARKUS_HTTP_PORT="$port" QUARKUS_LOG_LEVEL=WARN \
+    java ${java_opts[@]+"${java_opts[@]}"} -jar "$module/target/quarkus-app/quarkus-run.jar" > "$data/service.log" 2>&1 &
+  SERVICE_PID=$!
+  trap "kill $SERVICE_PID 2>/dev/null || true; wait $SERVICE_PID 2>/dev/null || true; \
+    cp '$data/service.log' '$module/target/load-service.log' 2>/dev/null || true; rm -rf '$data'" EXIT
+  for _ in $(seq 1 60); do
+    curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return 0
+    sleep 1
+  done
+  echo "$module was not ready after 60 s; its log: $module/target/load-service.log" >&2
+  return 1
+}
