@@ -26,9 +26,9 @@ import io.vertx.core.net.TrustOptions;
 /**
  * Sends one hook to the address the SSRF guard checked. {@link #address(URI)} resolves the URL's host once; unless
  * private networks are allowed, every address it resolves to must pass {@link AddressGuard}; {@link #post} then
- * connects to the first of exactly those addresses, while the {@code Host} header, TLS SNI and the certificate's host-name check keep the URL's
- * host. A DNS answer that changes between the check and the connection (DNS rebinding) therefore cannot steer a hook
- * to an internal address: the client never resolves the name again.
+ * connects to the first of exactly those addresses, while the {@code Host} header, TLS SNI and the certificate's
+ * host-name check keep the URL's host. A DNS answer that changes between the check and the connection (DNS
+ * rebinding) therefore cannot steer a hook to an internal address: the client never resolves the name again.
  * <p>
  * Redirects are not followed. The answer counts once its status line and headers arrive; its body is read and
  * dropped, and a body over {@value #MAX_DISCARDED} bytes closes the connection.
