@@ -103,23 +103,32 @@ public class OutboxSender {
         });
     }
 
-    /** Claims up to {@value #BATCH} due events for one batch of this sender (see the class comment). */
+    /**
+     * Claims up to {@value #BATCH} due events for one batch of this sender (see the class comment); empty only when
+     * nothing is due (or other senders took what this one read five times running). Of two senders that read the same
+     * due ids, the second updates none of them, since the update is conditional on the row still being due, and it
+     * looks again.
+     */
     @Transactional
     List<HookOutbox> claim() {
-        Instant now = clock.instant();
-        List<String> due = HookOutbox.getEntityManager()
-                .createQuery("select o.id from HookOutbox o where o.sentAt is null and o.nextAttemptAt <= ?1"
-                        + " order by o.nextAttemptAt", String.class)
-                .setParameter(1, now).setMaxResults(BATCH).getResultList();
-        if (due.isEmpty()) {
-            return List.of();
+        for (int attempt = 0; attempt < 5; attempt++) {
+            Instant now = clock.instant();
+            List<String> due = HookOutbox.getEntityManager()
+                    .createQuery("select o.id from HookOutbox o where o.sentAt is null and o.nextAttemptAt <= ?1"
+                            + " order by o.nextAttemptAt", String.class)
+                    .setParameter(1, now).setMaxResults(BATCH).getResultList();
+            if (due.isEmpty()) {
+                return List.of();
+            }
+            String token = UUID.randomUUID().toString();
+            int claimed = HookOutbox.update(
+                    "claimToken = ?1, nextAttemptAt = ?2 where id in ?3 and sentAt is null and nextAttemptAt <= ?4",
+                    token, now.plus(LEASE), due, now);
+            if (claimed > 0) {
+                return HookOutbox.list("claimToken", token);
+            }
         }
-        String token = UUID.randomUUID().toString();
-        // Conditional on still being due: of two senders that read the same ids, the second updates none of them.
-        HookOutbox.update(
-                "claimToken = ?1, nextAttemptAt = ?2 where id in ?3 and sentAt is null and nextAttemptAt <= ?4",
-                token, now.plus(LEASE), due, now);
-        return HookOutbox.list("claimToken", token);
+        return List.of();
     }
 
     @Transactional
