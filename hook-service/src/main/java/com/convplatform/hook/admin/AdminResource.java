@@ -24,7 +24,8 @@ import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.delivery.DeliveryAttempt;
 import com.convplatform.hook.delivery.EndpointControl;
-import com.convplatform.hook.error.ApiException;
+import com.convplatform.support.ApiException;
+import com.convplatform.support.ApiKeyGuard;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 

@@ -7,6 +7,8 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import com.convplatform.support.ApiException;
+
 /** Maps every exception to the JSON error body; no stack trace ever reaches a client. */
 public class ErrorMappers {
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class);

@@ -12,9 +12,9 @@ import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.convplatform.hook.admin.ApiKeyGuard;
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.DeliveryWorker;
+import com.convplatform.support.ApiKeyGuard;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** {@code POST /internal/v1/events}: 202 once stored; the same (account_id, message_id) again is 200. */

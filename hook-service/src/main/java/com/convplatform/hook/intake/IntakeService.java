@@ -12,7 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import com.convplatform.hook.delivery.Delivery;
-import com.convplatform.hook.error.ApiException;
+import com.convplatform.support.ApiException;
 import com.convplatform.support.RequestIds;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

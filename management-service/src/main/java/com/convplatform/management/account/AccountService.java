@@ -26,7 +26,7 @@ import com.convplatform.management.account.AccountViews.CertificateView;
 import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.config.ManagementConfig;
-import com.convplatform.management.error.ApiException;
+import com.convplatform.support.ApiException;
 
 /** Accounts, their clients and their registered self-signed certificates. */
 @ApplicationScoped

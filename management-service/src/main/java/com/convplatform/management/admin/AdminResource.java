@@ -25,6 +25,8 @@ import com.convplatform.management.account.AccountViews.NewCertificate;
 import com.convplatform.management.account.AccountViews.NewClient;
 import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.management.token.TokenService;
+import com.convplatform.support.ApiException;
+import com.convplatform.support.ApiKeyGuard;
 
 /** The operator API: accounts, clients, self-signed certificates and JWT key rotation. */
 @Path("/admin/v1")
@@ -117,7 +119,7 @@ public class AdminResource {
         try {
             return Map.of("kid", tokens.rotate());
         } catch (IllegalStateException e) {
-            throw new com.convplatform.management.error.ApiException(409, "KEY_FROM_FILE", e.getMessage());
+            throw new ApiException(409, "KEY_FROM_FILE", e.getMessage());
         }
     }
 }

@@ -12,6 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.AccountView;
 import com.convplatform.management.config.ManagementConfig;
+import com.convplatform.support.ApiKeyGuard;
 
 /** What the other services read: an account's FQDN, business and webhook URL. */
 @Path("/internal/v1")

@@ -11,8 +11,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.crypto.sig.SignatureAlgorithm;
+import com.convplatform.support.ApiException;
 import com.convplatform.upload.config.UploadConfig;
-import com.convplatform.upload.error.UploadException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -120,7 +120,7 @@ public class TokenVerifier {
         }
     }
 
-    private static UploadException invalid(String why) {
-        return new UploadException(401, "INVALID_AUTHORIZATION", "Invalid authorization details: " + why);
+    private static ApiException invalid(String why) {
+        return new ApiException(401, "INVALID_AUTHORIZATION", "Invalid authorization details: " + why);
     }
 }

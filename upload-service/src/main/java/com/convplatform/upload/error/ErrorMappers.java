@@ -9,6 +9,8 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import com.convplatform.support.ApiException;
+
 /** Every refusal is {"error_message", "error_code"} (spec 7 names error_message); no stack trace reaches a client. */
 public class ErrorMappers {
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
@@ -19,7 +21,7 @@ public class ErrorMappers {
     }
 
     @ServerExceptionMapper
-    public Response upload(UploadException e) {
+    public Response upload(ApiException e) {
         return body(e.status(), e.code(), e.getMessage());
     }
 

@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.StreamingOutput;
 
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.convplatform.upload.error.UploadException;
+import com.convplatform.support.ApiException;
 import com.convplatform.upload.storage.FileStore;
 
 /** Serves stored files under their unguessable id, as downloads that browsers will not sniff or render. */
@@ -27,9 +27,9 @@ public class FilesResource {
     public Response file(@PathParam("id") String id, @PathParam("name") String name) throws Exception {
         Message m = id.matches("[0-9a-f]{32}") ? Message.find("fileId", id).firstResult() : null;
         if (m == null || !m.fileName.equals(name)) {
-            throw new UploadException(404, "FILE_NOT_FOUND", "No such file");
+            throw new ApiException(404, "FILE_NOT_FOUND", "No such file");
         }
-        InputStream in = store.open(id).orElseThrow(() -> new UploadException(404, "FILE_NOT_FOUND", "No such file"));
+        InputStream in = store.open(id).orElseThrow(() -> new ApiException(404, "FILE_NOT_FOUND", "No such file"));
         StreamingOutput body = out -> {
             try (in) {
                 in.transferTo(out);

@@ -16,10 +16,10 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import com.convplatform.support.ApiException;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
-import com.convplatform.upload.error.UploadException;
 import com.convplatform.upload.handoff.HookOutbox;
 import com.convplatform.upload.storage.FileStore;
 import com.convplatform.upload.user.AppUser;
@@ -66,7 +66,7 @@ public class UploadService {
     public Logged upload(Caller caller, Form f) {
         try {
             return doUpload(caller, f);
-        } catch (UploadException e) {
+        } catch (ApiException e) {
             metrics.counter("upload.refusals", "reason", e.code()).increment();
             throw e;
         }
@@ -96,26 +96,26 @@ public class UploadService {
                     "message_body may be at most " + config.maxMessageBody() + " characters");
         }
         if (!f.businessId().equals(caller.businessId())) {
-            throw new UploadException(403, "BUSINESS_NOT_ALLOWED",
+            throw new ApiException(403, "BUSINESS_NOT_ALLOWED",
                     "business_id " + f.businessId() + " does not belong to the account of this token");
         }
         if (!AppUser.registered(f.authId(), f.businessId())) {
-            throw new UploadException(403, "USER_NOT_REGISTERED",
+            throw new ApiException(403, "USER_NOT_REGISTERED",
                     "The user " + f.authId() + " is not registered for business " + f.businessId());
         }
         if (f.size() > config.maxFileBytes()) {
-            throw new UploadException(413, "FILE_TOO_LARGE", "The file is larger than 10 MB");
+            throw new ApiException(413, "FILE_TOO_LARGE", "The file is larger than 10 MB");
         }
         String name = sanitise(f.fileName());
         String ext = FileTypes.extension(name);
         if (!FileTypes.allowedFor(type, ext)) {
-            throw new UploadException(415, "UNSUPPORTED_FILE_TYPE", "A " + (type == 1 ? "image" : "document")
+            throw new ApiException(415, "UNSUPPORTED_FILE_TYPE", "A " + (type == 1 ? "image" : "document")
                     + " must be one of " + (type == 1 ? "jpg, jpeg, png, gif" : "docx, doc, xls, xlsx, csv")
                     + "; got '" + (ext.isEmpty() ? "no extension" : ext) + "'");
         }
         try {
             if (!FileTypes.contentMatches(ext, f.file())) {
-                throw new UploadException(415, "CONTENT_MISMATCH",
+                throw new ApiException(415, "CONTENT_MISMATCH",
                         "The file's content is not a ." + ext + " file; send the file under its real type");
             }
         } catch (IOException e) {
@@ -221,7 +221,7 @@ public class UploadService {
         return b;
     }
 
-    private static UploadException bad(String code, String message) {
-        return new UploadException(400, code, message);
+    private static ApiException bad(String code, String message) {
+        return new ApiException(400, code, message);
     }
 }

@@ -1,7 +1,5 @@
 package com.convplatform.upload.user;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -22,8 +20,9 @@ import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import com.convplatform.support.ApiException;
+import com.convplatform.support.ApiKeyGuard;
 import com.convplatform.upload.config.UploadConfig;
-import com.convplatform.upload.error.UploadException;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The operator API: register, list and delete the users who may upload for a business. */
@@ -48,17 +47,7 @@ public class UserAdminResource {
     }
 
     static void auth(UploadConfig config, String authorization) {
-        String configured = config.admin().apiKey().orElse("");
-        if (configured.isBlank()) {
-            throw new UploadException(401, "API_DISABLED", "The operator API is disabled: no key is configured");
-        }
-        String presented = authorization != null && authorization.startsWith("Bearer ")
-                ? authorization.substring(7)
-                : "";
-        if (!MessageDigest.isEqual(configured.getBytes(StandardCharsets.UTF_8),
-                presented.getBytes(StandardCharsets.UTF_8))) {
-            throw new UploadException(401, "UNAUTHORIZED", "Send the operator key as 'Authorization: Bearer <key>'");
-        }
+        ApiKeyGuard.require(config.admin().apiKey(), authorization, "operator");
     }
 
     @POST
@@ -67,13 +56,13 @@ public class UserAdminResource {
     public Response register(@HeaderParam("Authorization") String authorization, NewUser in) {
         auth(config, authorization);
         if (in == null || in.authId() == null || !in.authId().matches("[A-Za-z0-9]{1,64}")) {
-            throw new UploadException(400, "INVALID_AUTH_ID", "auth_id must be 1 to 64 letters and digits");
+            throw new ApiException(400, "INVALID_AUTH_ID", "auth_id must be 1 to 64 letters and digits");
         }
         if (in.businessId() == null || !in.businessId().matches("[0-9]{1,32}")) {
-            throw new UploadException(400, "INVALID_BUSINESS_ID", "business_id must be 1 to 32 digits");
+            throw new ApiException(400, "INVALID_BUSINESS_ID", "business_id must be 1 to 32 digits");
         }
         if (AppUser.count("authId = ?1 and businessId = ?2", in.authId(), in.businessId()) > 0) {
-            throw new UploadException(409, "USER_EXISTS", "That user is already registered for that business");
+            throw new ApiException(409, "USER_EXISTS", "That user is already registered for that business");
         }
         AppUser u = new AppUser();
         u.id = UUID.randomUUID().toString();
@@ -102,7 +91,7 @@ public class UserAdminResource {
         auth(config, authorization);
         long n = AppUser.delete("authId = ?1 and businessId = ?2", authId, businessId);
         if (n == 0) {
-            throw new UploadException(404, "USER_NOT_FOUND", "No such user for that business");
+            throw new ApiException(404, "USER_NOT_FOUND", "No such user for that business");
         }
         return Response.noContent().build();
     }
