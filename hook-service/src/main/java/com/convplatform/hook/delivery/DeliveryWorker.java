@@ -230,10 +230,10 @@ public class DeliveryWorker {
             return;
         }
         URI target;
-        InetAddress address;
+        InetAddress[] addresses;
         try {
             target = URI.create(webhook.get());
-            address = poster.address(target); // resolved and checked once; the hook goes to exactly this address
+            addresses = poster.addresses(target); // resolved and checked once; the hook goes to one of exactly these
         } catch (IllegalArgumentException e) {
             record(c, Outcome.endpointFailed("the webhook URL is not a URL: " + e.getMessage(), elapsed(start)));
             return;
@@ -255,7 +255,7 @@ public class DeliveryWorker {
                 signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), DELIVERY_ID_HEADER, c.id(),
                 ATTEMPT_HEADER, String.valueOf(c.attempt()));
         try {
-            HookPoster.Answer a = poster.post(target, address, headers, body);
+            HookPoster.Answer a = poster.post(target, addresses, headers, body);
             record(c, Outcome.answered(a.status(), elapsed(start), a.retryAfter()));
         } catch (TimeoutException e) {
             record(c, Outcome.endpointFailed("timed out after " + config.delivery().readTimeout().toMillis() + " ms",

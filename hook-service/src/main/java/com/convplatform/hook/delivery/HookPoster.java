@@ -24,11 +24,12 @@ import io.vertx.core.net.SocketAddress;
 import io.vertx.core.net.TrustOptions;
 
 /**
- * Sends one hook to the address the SSRF guard checked. {@link #address(URI)} resolves the URL's host once; unless
+ * Sends one hook to an address the SSRF guard checked. {@link #addresses(URI)} resolves the URL's host once; unless
  * private networks are allowed, every address it resolves to must pass {@link AddressGuard}; {@link #post} then
- * connects to the first of exactly those addresses, while the {@code Host} header, TLS SNI and the certificate's
- * host-name check keep the URL's host. A DNS answer that changes between the check and the connection (DNS
- * rebinding) therefore cannot steer a hook to an internal address: the client never resolves the name again.
+ * connects to exactly those addresses, in order, the next one only when the connection to the previous one could not
+ * be opened (nothing was sent), while the {@code Host} header, TLS SNI and the certificate's host-name check keep the
+ * URL's host. A DNS answer that changes between the check and the connection (DNS rebinding) therefore cannot steer
+ * a hook to an internal address: the client never resolves the name again.
  * <p>
  * Redirects are not followed. The answer counts once its status line and headers arrive; its body is read and
  * dropped, and a body over {@value #MAX_DISCARDED} bytes closes the connection.
@@ -76,8 +77,8 @@ final class HookPoster implements AutoCloseable {
         this.readTimeout = readTimeout;
     }
 
-    /** The address a hook to {@code url} is sent to, after the checks of the class comment. */
-    InetAddress address(URI url) throws NotSent {
+    /** The addresses a hook to {@code url} may be sent to, after the checks of the class comment. */
+    InetAddress[] addresses(URI url) throws NotSent {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
             throw new NotSent("the webhook URL " + url + " is not an absolute http(s) URL");
@@ -101,16 +102,43 @@ final class HookPoster implements AutoCloseable {
                 }
             }
         }
-        return addresses[0];
+        return addresses;
     }
 
     /**
-     * POSTs {@code body} to {@code url}, connecting to {@code address}, which {@link #address(URI)} gave for it.
+     * POSTs {@code body} to {@code url}, connecting to the {@code addresses} {@link #addresses(URI)} gave for it: the
+     * first one whose connection opens.
      *
      * @throws TimeoutException when no answer came within the read time-out
-     * @throws IOException when the connection failed (refused, reset, TLS)
+     * @throws IOException when the connection failed (refused at every address, reset, TLS)
      */
-    Answer post(URI url, InetAddress address, Map<String, String> headers, byte[] body)
+    Answer post(URI url, InetAddress[] addresses, Map<String, String> headers, byte[] body)
+            throws TimeoutException, IOException, InterruptedException {
+        IOException refused = null;
+        for (InetAddress address : addresses) {
+            try {
+                return post(url, address, headers, body);
+            } catch (IOException e) {
+                if (!notConnected(e)) {
+                    throw e;
+                }
+                refused = e;
+            }
+        }
+        throw refused;
+    }
+
+    /** Whether the connection never opened (so nothing was sent and the next address may be tried). */
+    private static boolean notConnected(IOException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof io.netty.channel.ConnectTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Answer post(URI url, InetAddress address, Map<String, String> headers, byte[] body)
             throws TimeoutException, IOException, InterruptedException {
         boolean https = "https".equalsIgnoreCase(url.getScheme());
         int port = url.getPort() != -1 ? url.getPort() : https ? 443 : 80;

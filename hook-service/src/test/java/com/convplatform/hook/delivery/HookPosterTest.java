@@ -39,7 +39,8 @@ import io.vertx.core.Vertx;
 
 /**
  * Where a hook goes: the host is resolved once, the guard checks those addresses, and the connection goes to exactly
- * the checked address while Host, SNI and the certificate check keep the URL's host. The receivers are real servers
+ * the checked addresses (the next only when one refuses) while Host, SNI and the certificate check keep the URL's
+ * host. The receivers are real servers
  * on 127.0.0.1; host names that no DNS knows are given addresses by resolvers the tests control.
  */
 class HookPosterTest {
@@ -104,7 +105,7 @@ class HookPosterTest {
                 : new InetAddress[]{InetAddress.getByName("127.0.0.2")};
         try (HookPoster poster = poster(rebinding, true, null)) {
             URI url = URI.create("http://rebind.invalid:" + receiver.getAddress().getPort() + "/hooks?x=1");
-            InetAddress checked = poster.address(url);
+            InetAddress[] checked = poster.addresses(url);
             HookPoster.Answer a = poster.post(url, checked, Map.of("Content-Type", "application/json"),
                     "{}".getBytes());
             assertEquals(202, a.status());
@@ -117,21 +118,38 @@ class HookPosterTest {
     }
 
     @Test
+    void whenAnAddressRefusesTheConnectionTheNextCheckedOneIsTried() throws Exception {
+        HttpServer receiver = plainReceiver(); // on 127.0.0.1 only: 127.0.0.2 refuses the connection
+        try (HookPoster poster = poster(host -> new InetAddress[]{InetAddress.getByName("127.0.0.2"),
+                InetAddress.getByName("127.0.0.1")}, true, null)) {
+            URI url = URI.create("http://two.invalid:" + receiver.getAddress().getPort() + "/hooks");
+            assertEquals(202, poster.post(url, poster.addresses(url), Map.of(), "{}".getBytes()).status());
+            URI onlyRefusing = URI.create("http://two.invalid:" + receiver.getAddress().getPort() + "/hooks");
+            IOException e = assertThrows(IOException.class, () -> poster.post(onlyRefusing,
+                    new InetAddress[]{InetAddress.getByName("127.0.0.2")}, Map.of(), "{}".getBytes()));
+            assertTrue(e.getMessage().contains("Connection refused"), e.getMessage());
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
     void theGuardChecksEveryAddressTheNameResolvesTo() throws Exception {
         try (HookPoster poster = poster(host -> new InetAddress[]{InetAddress.getByName("203.0.113.5"),
                 InetAddress.getByName("10.1.2.3")}, false, null)) {
             HookPoster.NotSent e = assertThrows(HookPoster.NotSent.class,
-                    () -> poster.address(URI.create("https://hooks.example/")));
+                    () -> poster.addresses(URI.create("https://hooks.example/")));
             assertTrue(e.getMessage().contains("refused by the SSRF guard: hooks.example resolves to 10.1.2.3"),
                     e.getMessage());
         }
         try (HookPoster poster = poster(host -> new InetAddress[]{InetAddress.getByName("203.0.113.5")}, false, null)) {
-            assertEquals("203.0.113.5", poster.address(URI.create("https://hooks.example/")).getHostAddress());
+            assertEquals("203.0.113.5", poster.addresses(URI.create("https://hooks.example/"))[0].getHostAddress());
         }
         try (HookPoster poster = poster(host -> new InetAddress[0], false, null)) {
-            assertTrue(assertThrows(HookPoster.NotSent.class, () -> poster.address(URI.create("http://gone.example/")))
-                    .getMessage().contains("does not resolve"));
-            assertTrue(assertThrows(HookPoster.NotSent.class, () -> poster.address(URI.create("ftp://a.example/x")))
+            assertTrue(
+                    assertThrows(HookPoster.NotSent.class, () -> poster.addresses(URI.create("http://gone.example/")))
+                            .getMessage().contains("does not resolve"));
+            assertTrue(assertThrows(HookPoster.NotSent.class, () -> poster.addresses(URI.create("ftp://a.example/x")))
                     .getMessage().contains("not an absolute http(s) URL"));
         }
     }
@@ -146,17 +164,18 @@ class HookPosterTest {
         HookPoster.Resolver resolver = DeliverySeams.resolver(Optional.of(List.of("hooks.receiver.test=127.0.0.1")));
         try (HookPoster trusting = poster(resolver, true, trust); HookPoster jdkTrust = poster(resolver, true, null)) {
             URI url = URI.create("https://hooks.receiver.test:" + good.getAddress().getPort() + "/in");
-            assertEquals(202, trusting.post(url, trusting.address(url), Map.of(), "{}".getBytes()).status());
+            assertEquals(202, trusting.post(url, trusting.addresses(url), Map.of(), "{}".getBytes()).status());
             assertEquals("hooks.receiver.test", SNI.get(SNI.size() - 1));
             assertEquals("hooks.receiver.test:" + good.getAddress().getPort(), HOSTS.get(HOSTS.size() - 1));
 
             URI wrongName = URI.create("https://hooks.receiver.test:" + otherName.getAddress().getPort() + "/in");
             IOException mismatch = assertThrows(IOException.class,
-                    () -> trusting.post(wrongName, trusting.address(wrongName), Map.of(), "{}".getBytes()));
+                    () -> trusting.post(wrongName, trusting.addresses(wrongName), Map.of(), "{}".getBytes()));
             assertTrue(mismatch.getMessage().contains("No subject alternative DNS name matching hooks.receiver.test"),
                     mismatch.getMessage());
 
-            assertThrows(IOException.class, () -> jdkTrust.post(url, jdkTrust.address(url), Map.of(), "{}".getBytes()),
+            assertThrows(IOException.class,
+                    () -> jdkTrust.post(url, jdkTrust.addresses(url), Map.of(), "{}".getBytes()),
                     "a CA that is not in the JDK's trust store is not trusted without the seam");
         } finally {
             good.stop(0);
