@@ -1,7 +1,6 @@
 package com.convplatform.hook;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +14,7 @@ import java.util.concurrent.Executors;
 
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.crypto.testing.TestPki;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -118,14 +118,14 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             LOOKUP_REQUEST_IDS.put(id, requestId);
         }
         if (!authorized) {
-            respond(ex, 401, "{}");
+            answer(ex, 401, "{}");
         } else if (id.equals(UNKNOWN_ACCOUNT)) {
-            respond(ex, 404, "{\"error_code\":\"ACCOUNT_NOT_FOUND\"}");
+            answer(ex, 404, "{\"error_code\":\"ACCOUNT_NOT_FOUND\"}");
         } else {
             String base = id.startsWith(TLS_ACCOUNT_PREFIX)
                     ? "https://" + TLS_HOST + ":" + tlsServer.getAddress().getPort()
                     : baseUrl();
-            respond(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + base + "/hooks/" + id + "\"}");
+            answer(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + base + "/hooks/" + id + "\"}");
         }
     }
 
@@ -154,18 +154,7 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
         if (a.retryAfter() != null) {
             ex.getResponseHeaders().set("Retry-After", a.retryAfter());
         }
-        respond(ex, a.status(), "{}");
-    }
-
-    private static void respond(HttpExchange ex, int status, String body) throws IOException {
-        byte[] b = body.getBytes();
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
-        } catch (IOException ignored) {
-            // the client gave up (time-out test)
-        }
+        answer(ex, a.status(), "{}");
     }
 
     @Override
@@ -177,4 +166,14 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             tlsServer.stop(0);
         }
     }
+
+    /** A JSON answer; a client that already gave up (the time-out test) is not an error here. */
+    private static void answer(HttpExchange ex, int status, String body) {
+        try {
+            JsonExchanges.respond(ex, status, body);
+        } catch (IOException ignored) {
+            // the client gave up
+        }
+    }
+
 }

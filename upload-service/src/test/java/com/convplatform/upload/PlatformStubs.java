@@ -1,7 +1,6 @@
 package com.convplatform.upload;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -16,6 +15,7 @@ import java.util.concurrent.Executors;
 
 import com.convplatform.crypto.pki.EcJwk;
 import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.testing.JsonExchanges;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -50,7 +50,7 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
             server.setExecutor(Executors.newFixedThreadPool(4));
-            server.createContext("/jwks.json", ex -> respond(ex, 200, jwks()));
+            server.createContext("/jwks.json", ex -> JsonExchanges.respond(ex, 200, jwks()));
             server.createContext("/internal/v1/events", PlatformStubs::intake);
             server.start();
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
@@ -64,16 +64,16 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
     private static void intake(HttpExchange ex) throws IOException {
         String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         if (intakeDown) {
-            respond(ex, 503, "{}");
+            JsonExchanges.respond(ex, 503, "{}");
         } else if (!"Bearer test-internal-key".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
-            respond(ex, 401, "{}");
+            JsonExchanges.respond(ex, 401, "{}");
         } else {
             String requestId = ex.getRequestHeaders().getFirst("X-Request-Id");
             if (requestId != null) {
                 EVENT_REQUEST_IDS.put(body, requestId);
             }
             EVENTS.add(body);
-            respond(ex, 202, "{\"event_id\":\"e\"}");
+            JsonExchanges.respond(ex, 202, "{\"event_id\":\"e\"}");
         }
     }
 
@@ -81,15 +81,6 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
         ECPublicKey k = (ECPublicKey) KEY.getPublic();
         return "{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-256\",\"kid\":\"" + KID + "\",\"x\":\""
                 + EcJwk.x(k) + "\",\"y\":\"" + EcJwk.y(k) + "\"}]}";
-    }
-
-    private static void respond(HttpExchange ex, int status, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
-        }
     }
 
     /** A token as management-service issues it, with claims overridden as a test needs. */

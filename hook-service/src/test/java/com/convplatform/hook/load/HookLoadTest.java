@@ -1,7 +1,6 @@
 package com.convplatform.hook.load;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,6 +27,7 @@ import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.crypto.sig.SignatureAlgorithm;
+import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.crypto.testing.LoadMeasure;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -262,8 +262,9 @@ public final class HookLoadTest {
         s.setExecutor(pool);
         s.createContext("/internal/v1/accounts/", ex -> {
             String id = ex.getRequestURI().getPath().substring("/internal/v1/accounts/".length());
-            respond(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"http://127.0.0.1:" + receiverPort
-                    + "/hooks/" + id + "\"}");
+            JsonExchanges.respond(ex, 200,
+                    "{\"account_id\":\"" + id + "\",\"webhook_url\":\"http://127.0.0.1:" + receiverPort
+                            + "/hooks/" + id + "\"}");
         });
         s.createContext("/hooks/", this::hook);
         s.start();
@@ -301,16 +302,7 @@ public final class HookLoadTest {
                 badSignatures.incrementAndGet();
             }
         }
-        respond(ex, 200, "{}");
-    }
-
-    private static void respond(HttpExchange ex, int status, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
-        }
+        JsonExchanges.respond(ex, 200, "{}");
     }
 
     private static PublicKey publishedKey(HttpClient http, String base) throws Exception {
