@@ -8,6 +8,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -18,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
@@ -113,7 +115,7 @@ public final class Pem {
         }
         try (PEMParser parser = new PEMParser(new StringReader(pem))) {
             Object object;
-            while ((object = readObject(parser)) != null) {
+            while ((object = readObject(parser, "private key")) != null) {
                 if (object instanceof PEMKeyPair pair) {
                     return toPrivateKey(pair.getPrivateKeyInfo());
                 }
@@ -149,11 +151,33 @@ public final class Pem {
     }
 
     /** The next PEM object; BouncyCastle reports bad Base64 or ASN.1 with checked and unchecked exceptions alike. */
-    private static Object readObject(PEMParser parser) {
+    /**
+     * Reads one public key ({@code PUBLIC KEY}, SubjectPublicKeyInfo), RSA or EC.
+     *
+     * @throws IllegalArgumentException with a message for a person when the input is not such a key
+     */
+    public static PublicKey parsePublicKey(String pem) {
+        if (pem == null || pem.isBlank() || pem.length() > DEFAULT_MAX_BYTES) {
+            throw new IllegalArgumentException("The public key file is empty or larger than " + DEFAULT_MAX_BYTES
+                    + " bytes");
+        }
+        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+            Object object = readObject(parser, "public key");
+            if (!(object instanceof SubjectPublicKeyInfo info)) {
+                throw new IllegalArgumentException("Found " + (object == null ? "nothing" : describe(object))
+                        + " where a PUBLIC KEY block was expected");
+            }
+            return new JcaPEMKeyConverter().getPublicKey(info);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("The public key is not a valid RSA or EC key: " + e.getMessage(), e);
+        }
+    }
+
+    private static Object readObject(PEMParser parser, String what) {
         try {
             return parser.readObject();
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("The private key is not valid PEM: " + e.getMessage(), e);
+            throw new IllegalArgumentException("The " + what + " is not valid PEM: " + e.getMessage(), e);
         }
     }
 

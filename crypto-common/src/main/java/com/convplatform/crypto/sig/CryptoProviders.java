@@ -53,7 +53,7 @@ public record CryptoProviders(Provider ecdsa, Provider rsa) {
      */
     public PublicKey verificationKey(SignatureAlgorithm algorithm, PublicKey key) {
         if (!algorithm.isEcdsa() || ecdsa != Holder.BC || !(key instanceof ECPublicKey)
-                || key.getClass().getName().startsWith("org.bouncycastle.")) {
+                || key instanceof org.bouncycastle.jce.interfaces.ECKey) {
             return key;
         }
         PublicKey converted = KeyCache.KEYS.get(key);

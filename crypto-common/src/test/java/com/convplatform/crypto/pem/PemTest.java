@@ -291,4 +291,25 @@ class PemTest {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void aPublicKeyBlockReadsBackAsTheSameKeyAndOtherBlocksAreRefusedWithAReason() {
+        for (KeyPair kp : List.of(KeyPairs.ecP256(), KeyPairs.rsa())) {
+            String pem = "-----BEGIN PUBLIC KEY-----\n"
+                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                            .encodeToString(kp.getPublic().getEncoded())
+                    + "\n-----END PUBLIC KEY-----\n";
+            assertEquals(kp.getPublic(), Pem.parsePublicKey(pem));
+        }
+        IllegalArgumentException privateGiven = assertThrows(IllegalArgumentException.class,
+                () -> Pem.parsePublicKey(Pem.toPem(KeyPairs.ecP256().getPrivate())));
+        assertTrue(privateGiven.getMessage().contains("where a PUBLIC KEY block was expected"),
+                privateGiven.getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Pem.parsePublicKey("  "))
+                .getMessage().contains("empty"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> Pem.parsePublicKey("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"))
+                .getMessage().startsWith("The public key is not"));
+    }
+
 }

@@ -14,7 +14,6 @@ import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECPoint;
 import java.security.spec.ECPublicKeySpec;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.security.spec.X509EncodedKeySpec;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -105,16 +104,11 @@ public class TokenService {
             if (!pem.contains("-----BEGIN PUBLIC KEY-----")) {
                 return toSigningKey(Pem.parsePrivateKey(pem)).publicKey();
             }
-            String base64 = pem
-                    .substring(pem.indexOf("-----BEGIN PUBLIC KEY-----") + 26, pem.indexOf("-----END PUBLIC KEY-----"))
-                    .replaceAll("\\s", "");
-            if (KeyFactory.getInstance("EC").generatePublic(
-                    new X509EncodedKeySpec(Base64.getDecoder().decode(base64))) instanceof ECPublicKey ec
-                    && ec.getParams().getOrder().bitLength() == 256) {
+            if (Pem.parsePublicKey(pem) instanceof ECPublicKey ec && ec.getParams().getOrder().bitLength() == 256) {
                 return ec;
             }
             throw new IllegalArgumentException("not an EC P-256 key");
-        } catch (GeneralSecurityException | RuntimeException e) {
+        } catch (RuntimeException e) {
             throw new IllegalArgumentException("management.jwt.published-key-files: " + file
                     + " is not an EC P-256 public or private key in PEM (" + e.getMessage() + ")", e);
         }
