@@ -143,11 +143,13 @@ public final class UploadLoadTest {
         }
     }
 
+    /** The same upload as one java.net.http request, for the single uploads of the memory phase and the checks. */
     private HttpRequest serviceRequest(byte[] body) {
-        return HttpRequest.newBuilder(URI.create(base + "/v1.0/log_file_from_user/"))
-                .header("Authorization", "Bearer " + token).header("client-id", "client-1")
-                .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(Duration.ofSeconds(60)).build();
+        Upload u = serviceUpload(body);
+        HttpRequest.Builder b = HttpRequest.newBuilder(u.url()).timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(u.body()));
+        u.headers().forEach(b::header);
+        return b.build();
     }
 
     /** One kind of request the workers send: where, with which headers, which bytes. */
