@@ -1,0 +1,159 @@
+package com.convplatform.support;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import org.jboss.logging.Logger;
+
+/**
+ * Group commit: callers hand in one item each and wait; one thread writes whatever has queued up meanwhile (at most
+ * {@code maxBatch} items) with one call of the batch function, which runs one transaction. Under light load a batch is
+ * one item and nothing waits longer than before; under load, many requests share a transaction, so the cost of a
+ * commit is paid once for all of them.
+ *
+ * <p>
+ * {@link #submit} returns only when the item's batch has returned, so a caller's answer still follows its commit.
+ * When a batch fails, each of its items is written again alone, so one bad item (or a conflict with another replica)
+ * fails only its own caller, with its own exception.
+ *
+ * @param <T> an item
+ * @param <R> the result of one item; the batch function returns one per item, in order
+ */
+public final class GroupCommit<T, R> implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(GroupCommit.class);
+
+    private record Pending<T, R>(T item, CompletableFuture<R> result) {
+    }
+
+    private final LinkedBlockingQueue<Pending<T, R>> queue = new LinkedBlockingQueue<>();
+    private final Function<List<T>, List<R>> batch;
+    private final int maxBatch;
+    private final Thread writer;
+    private volatile boolean open = true;
+
+    /**
+     * @param name the writer thread's name
+     * @param maxBatch the most items in one batch
+     * @param batch writes the items in one transaction and returns one result per item, in order; throws when
+     *        nothing was written
+     */
+    public GroupCommit(String name, int maxBatch, Function<List<T>, List<R>> batch) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("maxBatch must be at least 1");
+        }
+        this.batch = batch;
+        this.maxBatch = maxBatch;
+        this.writer = new Thread(this::run, name);
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /**
+     * Writes the item in the next batch and returns its result once that batch has returned.
+     *
+     * @throws RuntimeException the item's own failure (when written alone), unchanged
+     */
+    public R submit(T item) {
+        if (!open) {
+            throw new IllegalStateException("closed");
+        }
+        CompletableFuture<R> f = new CompletableFuture<>();
+        queue.add(new Pending<>(item, f));
+        if (!open) {
+            // closed after the check above: the writer may have gone; write it here
+            drainAlone();
+        }
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the commit", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    private void run() {
+        List<Pending<T, R>> taken = new ArrayList<>(maxBatch);
+        while (open || !queue.isEmpty()) {
+            try {
+                Pending<T, R> first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                taken.add(first);
+                queue.drainTo(taken, maxBatch - 1);
+                write(taken);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (Throwable t) {
+                // write completes every future; this is only a guard so the writer never dies
+                LOG.error("Group commit writer failed unexpectedly", t);
+                taken.forEach(p -> p.result.completeExceptionally(t));
+            } finally {
+                taken.clear();
+            }
+        }
+        drainAlone();
+    }
+
+    private void write(List<Pending<T, R>> taken) {
+        if (taken.size() > 1) {
+            try {
+                List<R> results = batch.apply(taken.stream().map(Pending::item).toList());
+                for (int i = 0; i < taken.size(); i++) {
+                    taken.get(i).result.complete(results.get(i));
+                }
+                return;
+            } catch (RuntimeException e) {
+                LOG.debugf(e, "A batch of %d failed; writing each alone", taken.size());
+            }
+        }
+        taken.forEach(this::writeAlone);
+    }
+
+    private void writeAlone(Pending<T, R> p) {
+        try {
+            p.result.complete(batch.apply(List.of(p.item)).get(0));
+        } catch (Throwable t) {
+            p.result.completeExceptionally(t);
+        }
+    }
+
+    private void drainAlone() {
+        Pending<T, R> p;
+        while ((p = queue.poll()) != null) {
+            writeAlone(p);
+        }
+    }
+
+    /** Items waiting for the next batch. */
+    public int queued() {
+        return queue.size();
+    }
+
+    /** Writes what is queued, then stops the writer; later submits are refused. */
+    @Override
+    public void close() {
+        open = false;
+        try {
+            writer.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        drainAlone();
+    }
+}
