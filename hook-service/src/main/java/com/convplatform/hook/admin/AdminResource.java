@@ -132,6 +132,10 @@ public class AdminResource {
         if (Delivery.DELIVERED.equals(d.status)) {
             throw new ApiException(409, "ALREADY_DELIVERED", "Delivery " + id + " was delivered; nothing to retry");
         }
+        if (d.leaseUntil != null && d.leaseUntil.isAfter(clock.instant())) {
+            throw new ApiException(409, "DELIVERY_IN_FLIGHT", "Delivery " + id
+                    + " is being attempted now; its outcome is recorded within seconds (list its attempts)");
+        }
         requeue(d);
         return DeliveryView.of(d);
     }

@@ -17,6 +17,7 @@ import jakarta.transaction.Transactional;
 import org.jboss.logging.Logger;
 
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.support.AfterCommit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -41,14 +42,17 @@ public class DeliveryStore {
     private final Clock clock;
     private final HookConfig config;
     private final MeterRegistry metrics;
+    private final AfterCommit afterCommit;
     private final String replica = UUID.randomUUID().toString();
     private final AtomicLong claims = new AtomicLong();
 
-    public DeliveryStore(EntityManager em, Clock clock, HookConfig config, MeterRegistry metrics) {
+    public DeliveryStore(EntityManager em, Clock clock, HookConfig config, MeterRegistry metrics,
+            AfterCommit afterCommit) {
         this.em = em;
         this.clock = clock;
         this.config = config;
         this.metrics = metrics;
+        this.afterCommit = afterCommit;
     }
 
     /**
@@ -75,8 +79,11 @@ public class DeliveryStore {
             return List.of();
         }
         String token = replica + ":" + claims.incrementAndGet();
-        int n = em.createQuery("update Delivery set leaseOwner = :token, leaseUntil = :until where id in :ids"
-                + " and status = :pending and (leaseUntil is null or leaseUntil < :now)").setParameter("token", token)
+        // The claimed rows become due again when their lease ends: they leave the head of the due index, so the next
+        // claim does not step over the deliveries in flight, and a replica that dies hands them on at lease end.
+        int n = em.createQuery("update Delivery set leaseOwner = :token, leaseUntil = :until, nextAttemptAt = :until"
+                + " where id in :ids and status = :pending and (leaseUntil is null or leaseUntil < :now)")
+                .setParameter("token", token)
                 .setParameter("until", until).setParameter("ids", due).setParameter("pending", Delivery.PENDING)
                 .setParameter("now", now).executeUpdate();
         if (n == 0) {
@@ -96,12 +103,26 @@ public class DeliveryStore {
         return out;
     }
 
+    /** An attempt's outcome, to be recorded. */
+    public record Recorded(Claimed claimed, Outcome outcome) {
+    }
+
     /**
      * Records an attempt and moves the delivery on: delivered, scheduled again, or dead-lettered; and keeps the
      * endpoint's failure streak, disabling the endpoint when the rule says so (see {@link HookConfig.Endpoints}).
+     * Several outcomes go in one transaction: all are recorded, or none.
      */
     @Transactional
-    public void record(Claimed c, Outcome o) {
+    public List<Boolean> recordAll(List<Recorded> outcomes) {
+        List<Boolean> done = new ArrayList<>(outcomes.size());
+        for (Recorded r : outcomes) {
+            recordOne(r.claimed(), r.outcome());
+            done.add(Boolean.TRUE);
+        }
+        return done;
+    }
+
+    private void recordOne(Claimed c, Outcome o) {
         Instant now = clock.instant();
         DeliveryAttempt a = new DeliveryAttempt();
         a.id = UUID.randomUUID().toString();
@@ -121,13 +142,17 @@ public class DeliveryStore {
         d.attempts = c.attempt();
         d.leaseOwner = null;
         d.leaseUntil = null;
+        d.nextAttemptAt = a.startedAt; // the claim had moved it to the lease's end; a retry sets it below
         List<Duration> schedule = config.delivery().retrySchedule();
         if (o.delivered()) {
             d.status = Delivery.DELIVERED;
             d.deliveredAt = now;
             d.lastError = null;
-            metrics.counter("hook.deliveries.delivered").increment();
-            metrics.timer("hook.intake.to.delivery").record(Duration.between(c.receivedAt(), now));
+            Duration sinceIntake = Duration.between(c.receivedAt(), now);
+            afterCommit.run(() -> {
+                metrics.counter("hook.deliveries.delivered").increment();
+                metrics.timer("hook.intake.to.delivery").record(sinceIntake);
+            });
             em.createQuery("update EndpointState s set s.consecutiveFailures = 0, s.failingSince = null"
                     + " where s.accountId = :account and s.consecutiveFailures > 0")
                     .setParameter("account", c.accountId()).executeUpdate();
@@ -136,14 +161,14 @@ public class DeliveryStore {
         d.lastError = a.error != null ? a.error : "HTTP " + o.statusCode();
         if (o.permanent() || c.attempt() > schedule.size()) {
             d.status = Delivery.DEAD;
-            metrics.counter("hook.deliveries.dead_lettered").increment();
+            afterCommit.run(() -> metrics.counter("hook.deliveries.dead_lettered").increment());
         } else {
             Duration wait = jitter(schedule.get(c.attempt() - 1));
             if (o.retryAfter() != null && o.retryAfter().compareTo(wait) > 0) {
                 wait = o.retryAfter().compareTo(Duration.ofHours(24)) > 0 ? Duration.ofHours(24) : o.retryAfter();
             }
             d.nextAttemptAt = now.plus(wait);
-            metrics.counter("hook.deliveries.retried").increment();
+            afterCommit.run(() -> metrics.counter("hook.deliveries.retried").increment());
         }
         if (o.endpointFault()) {
             countFailure(c.accountId(), now);
@@ -171,7 +196,7 @@ public class DeliveryStore {
             s.disabledBy = EndpointState.BY_RULE;
             s.disabledReason = s.consecutiveFailures + " attempts in a row failed since " + s.failingSince
                     + " with no success";
-            metrics.counter("hook.endpoints.auto_disabled").increment();
+            afterCommit.run(() -> metrics.counter("hook.endpoints.auto_disabled").increment());
             LOG.warnf("The endpoint of account %s is disabled: %s. Its deliveries are held until an operator"
                     + " enables it (POST /admin/v1/accounts/%s/endpoint/enable).", accountId, s.disabledReason,
                     accountId);
@@ -185,6 +210,7 @@ public class DeliveryStore {
         if (d != null && c.leaseOwner().equals(d.leaseOwner)) {
             d.leaseOwner = null;
             d.leaseUntil = null;
+            d.nextAttemptAt = clock.instant();
         }
     }
 

@@ -29,6 +29,7 @@ import com.convplatform.crypto.hook.HookSigner;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.signing.SigningIdentity;
+import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -77,6 +78,7 @@ public class DeliveryWorker {
     private final AtomicInteger held = new AtomicInteger();
     private final Semaphore signal = new Semaphore(0);
     private final Duration pollInterval;
+    private final GroupCommit<DeliveryStore.Recorded, Boolean> recorder;
     private volatile boolean running;
     private Thread dispatcher;
 
@@ -97,6 +99,7 @@ public class DeliveryWorker {
             return t;
         });
         this.pollInterval = DurationConverter.parseDuration(config.delivery().pollInterval());
+        this.recorder = new GroupCommit<>("hook-outcome-recorder", config.delivery().maxInFlight(), store::recordAll);
         Gauge.builder("hook.queue.depth", store, DeliveryStore::pendingCount)
                 .description("Deliveries waiting to be delivered").register(metrics);
         Gauge.builder("hook.deliveries.held", held, AtomicInteger::get)
@@ -118,6 +121,7 @@ public class DeliveryWorker {
             dispatcher.interrupt();
         }
         pool.shutdownNow();
+        recorder.close();
         poster.close();
     }
 
@@ -132,9 +136,12 @@ public class DeliveryWorker {
         while (running) {
             boolean full = false;
             try {
-                int room = config.delivery().maxInFlight() - held.get();
+                int holding = held.get();
+                int room = config.delivery().maxInFlight() - holding;
                 int want = Math.min(config.delivery().batchSize(), room);
-                if (want > 0) {
+                // While deliveries are held, claim only once room for half a batch is free: one claim per finished
+                // delivery would cost a transaction for each.
+                if (want > 0 && (holding == 0 || 2 * want >= minimumClaim())) {
                     List<DeliveryStore.Claimed> claimed = store.claimDue(want);
                     claimed.forEach(this::submit);
                     full = claimed.size() == want;
@@ -152,6 +159,10 @@ public class DeliveryWorker {
                 return;
             }
         }
+    }
+
+    private int minimumClaim() {
+        return Math.min(config.delivery().batchSize(), config.delivery().maxInFlight());
     }
 
     private void submit(DeliveryStore.Claimed c) {
@@ -268,15 +279,17 @@ public class DeliveryWorker {
     }
 
     /**
-     * Records an outcome, once more if the first commit fails (the only expected cause is two replicas creating the
-     * same endpoint's failure row at once); should both fail, the lease expires and the delivery is attempted again.
+     * Records an outcome, with those of the deliveries that end meanwhile, in one transaction (group commit); once
+     * more if that fails (the only expected cause is two replicas creating the same endpoint's failure row at once);
+     * should both fail, the lease expires and the delivery is attempted again.
      */
     private void record(DeliveryStore.Claimed c, Outcome o) {
+        DeliveryStore.Recorded r = new DeliveryStore.Recorded(c, o);
         try {
-            store.record(c, o);
+            recorder.submit(r);
         } catch (RuntimeException first) {
             LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", c.attempt(), c.id());
-            store.record(c, o);
+            recorder.submit(r);
         }
     }
 

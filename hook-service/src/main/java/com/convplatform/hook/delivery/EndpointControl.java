@@ -72,7 +72,8 @@ public class EndpointControl {
             s.consecutiveFailures = 0;
             s.failingSince = null;
             em.createQuery("update Delivery d set d.nextAttemptAt = :now where d.accountId = :account"
-                    + " and d.status = :pending and d.nextAttemptAt > :now").setParameter("now", clock.instant())
+                    + " and d.status = :pending and d.nextAttemptAt > :now"
+                    + " and (d.leaseUntil is null or d.leaseUntil < :now)").setParameter("now", clock.instant())
                     .setParameter("account", accountId).setParameter("pending", Delivery.PENDING).executeUpdate();
         }
         em.flush();

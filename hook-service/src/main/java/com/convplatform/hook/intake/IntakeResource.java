@@ -2,6 +2,8 @@ package com.convplatform.hook.intake;
 
 import java.util.Map;
 
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -15,20 +17,30 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.DeliveryWorker;
 import com.convplatform.support.ApiKeyGuard;
+import com.convplatform.support.GroupCommit;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** {@code POST /internal/v1/events}: 202 once stored; the same (account_id, message_id) again is 200. */
 @Path("/internal/v1/events")
+@Singleton
 @Tag(name = "intake", description = "Service-to-service intake (Authorization: Bearer <hook.internal.api-key>)")
 public class IntakeResource {
     private final IntakeService intake;
     private final HookConfig config;
     private final DeliveryWorker worker;
+    private final GroupCommit<IntakeService.Valid, IntakeService.Accepted> writer;
 
     public IntakeResource(IntakeService intake, HookConfig config, DeliveryWorker worker) {
         this.intake = intake;
         this.config = config;
         this.worker = worker;
+        // Events that arrive while a transaction is being written go in the next one together.
+        this.writer = new GroupCommit<>("hook-intake-writer", 64, intake::acceptAll);
+    }
+
+    @PreDestroy
+    void stop() {
+        writer.close();
     }
 
     @POST
@@ -36,15 +48,13 @@ public class IntakeResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response accept(@HeaderParam("Authorization") String authorization, JsonNode event) {
         ApiKeyGuard.require(config.internal().apiKey(), authorization, "internal");
-        Map<String, Object> validated = intake.validate(event);
-        String accountId = (String) validated.get("__account_id");
-        long messageId = (Long) validated.get("message_id");
+        IntakeService.Valid valid = intake.validate(event);
         IntakeService.Accepted a;
         try {
-            a = intake.accept(validated);
+            a = writer.submit(valid);
         } catch (RuntimeException raced) {
-            // Two identical events at once: the unique constraint let one in; answer with that one.
-            a = intake.find(accountId, messageId).map(e -> new IntakeService.Accepted(e.id, true))
+            // Two identical events at once on two replicas: the unique constraint let one in; answer with that one.
+            a = intake.find(valid.accountId(), valid.messageId()).map(e -> new IntakeService.Accepted(e.id, true))
                     .orElseThrow(() -> raced);
         }
         if (!a.duplicate()) {

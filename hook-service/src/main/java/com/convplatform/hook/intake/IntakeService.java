@@ -3,7 +3,10 @@ package com.convplatform.hook.intake;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -12,17 +15,20 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import com.convplatform.hook.delivery.Delivery;
+import com.convplatform.support.AfterCommit;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.RequestIds;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Intake (contracts.md): validates an event, stores it and its delivery in one transaction, and only then answers.
- * The same (account_id, message_id) is accepted once.
+ * The same (account_id, message_id) is accepted once. Events that arrive together share a transaction (see
+ * {@link IntakeResource}).
  */
 @ApplicationScoped
 public class IntakeService {
@@ -35,15 +41,21 @@ public class IntakeService {
     private final Clock clock;
     private final ObjectMapper json;
     private final MeterRegistry metrics;
+    private final AfterCommit afterCommit;
 
-    public IntakeService(Clock clock, ObjectMapper json, MeterRegistry metrics) {
+    public IntakeService(Clock clock, ObjectMapper json, MeterRegistry metrics, AfterCommit afterCommit) {
         this.clock = clock;
         this.json = json;
         this.metrics = metrics;
+        this.afterCommit = afterCommit;
+    }
+
+    /** A valid event: the account, the message id, the payload to deliver, and the intake call's request id. */
+    public record Valid(String accountId, long messageId, Map<String, Object> payload, String requestId) {
     }
 
     /** Validates; throws {@link ApiException} 400 naming the field. */
-    public Map<String, Object> validate(JsonNode in) {
+    public Valid validate(JsonNode in) {
         if (in == null || !in.isObject()) {
             throw bad("INVALID_EVENT", "The event must be a JSON object");
         }
@@ -71,42 +83,67 @@ public class IntakeService {
         payload.put("sender", sender);
         payload.put("timestamp", timestamp);
         payload.put("metadata", metadata == null || metadata.isNull() ? Map.of() : metadata);
-        payload.put("__account_id", accountId);
-        return payload;
+        return new Valid(accountId, messageId, payload, RequestIds.current());
     }
 
+    /**
+     * Stores each event with its delivery, in one transaction for all (all or none), unless the same (account_id,
+     * message_id) was accepted before or earlier in the list; returns one outcome per event, in order.
+     */
     @Transactional
-    public Accepted accept(Map<String, Object> validated) {
-        String accountId = (String) validated.remove("__account_id");
-        long messageId = (Long) validated.get("message_id");
-        Optional<HookEvent> existing = find(accountId, messageId);
-        if (existing.isPresent()) {
-            return new Accepted(existing.get().id, true);
+    public List<Accepted> acceptAll(List<Valid> events) {
+        List<Accepted> out = new ArrayList<>(events.size());
+        Map<String, String> inThisBatch = new HashMap<>();
+        int accepted = 0;
+        for (Valid v : events) {
+            String key = v.accountId() + '\n' + v.messageId();
+            String earlier = inThisBatch.get(key);
+            if (earlier != null) {
+                out.add(new Accepted(earlier, true));
+                continue;
+            }
+            Optional<HookEvent> existing = find(v.accountId(), v.messageId());
+            if (existing.isPresent()) {
+                out.add(new Accepted(existing.get().id, true));
+                continue;
+            }
+            String id = store(v);
+            inThisBatch.put(key, id);
+            out.add(new Accepted(id, false));
+            accepted++;
         }
+        if (accepted > 0) {
+            Counter counter = metrics.counter("hook.events.accepted");
+            int n = accepted;
+            afterCommit.run(() -> counter.increment(n));
+        }
+        return out;
+    }
+
+    private String store(Valid v) {
         Instant now = clock.instant();
         HookEvent e = new HookEvent();
         e.id = UUID.randomUUID().toString();
-        e.accountId = accountId;
-        e.messageId = messageId;
+        e.accountId = v.accountId();
+        e.messageId = v.messageId();
         try {
-            e.payload = json.writeValueAsString(validated);
+            e.payload = json.writeValueAsString(v.payload());
         } catch (JsonProcessingException ex) {
             throw new IllegalStateException(ex);
         }
         e.receivedAt = now;
-        e.requestId = RequestIds.current();
+        e.requestId = v.requestId();
         e.persist();
         Delivery d = new Delivery();
         d.id = UUID.randomUUID().toString();
         d.eventId = e.id;
-        d.accountId = accountId;
+        d.accountId = v.accountId();
         d.status = Delivery.PENDING;
         d.attempts = 0;
         d.nextAttemptAt = now;
         d.createdAt = now;
         d.persist();
-        metrics.counter("hook.events.accepted").increment();
-        return new Accepted(e.id, false);
+        return e.id;
     }
 
     public Optional<HookEvent> find(String accountId, long messageId) {

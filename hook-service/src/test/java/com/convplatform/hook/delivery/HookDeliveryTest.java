@@ -169,6 +169,66 @@ public class HookDeliveryTest {
     }
 
     @Test
+    void eventsSentAtOnceAreEachAcceptedOnceEvenWhenTheyRepeatOneAnother() throws Exception {
+        // 40 callers at once (they share intake transactions), each message id sent twice: 20 events.
+        String account = account();
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(40);
+        List<java.util.concurrent.Future<io.restassured.response.Response>> answers = new java.util.ArrayList<>();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        try {
+            for (int i = 0; i < 40; i++) {
+                long messageId = 300 + i % 20;
+                answers.add(callers.submit(() -> {
+                    go.await();
+                    return given().header("Authorization", INTERNAL).contentType(ContentType.JSON)
+                            .body(event(account, messageId)).post("/internal/v1/events");
+                }));
+            }
+            go.countDown();
+            Map<Long, java.util.Set<String>> idsByMessage = new java.util.HashMap<>();
+            int accepted = 0;
+            for (int i = 0; i < 40; i++) {
+                io.restassured.response.Response r = answers.get(i).get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(r.statusCode() == 202 || r.statusCode() == 200, "status " + r.statusCode());
+                if (r.statusCode() == 202) {
+                    accepted++;
+                } else {
+                    assertEquals(Boolean.TRUE, r.jsonPath().get("duplicate"));
+                }
+                idsByMessage.computeIfAbsent(300L + i % 20, k -> new java.util.HashSet<>())
+                        .add(r.jsonPath().getString("event_id"));
+            }
+            assertEquals(20, accepted, "each message id accepted once");
+            idsByMessage.forEach((m, ids) -> assertEquals(1, ids.size(), "message " + m + " got event ids " + ids));
+        } finally {
+            callers.shutdownNow();
+        }
+        awaitHooks(account, 20);
+        Thread.sleep(800);
+        assertEquals(20, received(account).size(), "each event delivered once");
+        assertEquals(20, received(account).stream().map(h -> {
+            try {
+                return JSON.readTree(h.body()).get("message_id").asLong();
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }).distinct().count());
+    }
+
+    @Test
+    void aDeliveryBeingAttemptedCannotBeRetriedByTheOperator() {
+        String account = account();
+        HookPlatformResource.script(account, new Answer(200, 800, null));
+        intake(event(account, 15), 202);
+        awaitHooks(account, 1); // the receiver holds its answer for 0.8 s (read time-out 1 s): still in flight
+        String id = (String) delivery(account).get("delivery_id");
+        given().header("Authorization", OPERATOR).post("/admin/v1/deliveries/" + id + "/retry").then()
+                .statusCode(409).body("error_code", equalTo("DELIVERY_IN_FLIGHT"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        assertEquals(1, received(account).size());
+    }
+
+    @Test
     void serverErrorsAndTimeOutsAreRetriedWithAFreshSignatureEachTime() throws Exception {
         String account = account();
         HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(200, 1500, null),

@@ -27,6 +27,7 @@ import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.crypto.sig.SignatureAlgorithm;
+import com.convplatform.crypto.testing.Http1Connection;
 import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.crypto.testing.LoadMeasure;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -93,8 +94,8 @@ public final class HookLoadTest {
             // Warm-up: the JIT compiles the service's intake and delivery paths. On two cores C2 keeps compiling for
             // well over a minute of load; a short warm-up measures the compiler, not the service.
             System.out.printf("warming up for %d s%n", warmup);
-            t.saturate(http, base, key, accounts, workers, warmup, 1_000_000_000L);
-            Phase sat = t.saturate(http, base, key, accounts, workers, seconds, 2_000_000_000L);
+            t.saturate(base, key, accounts, workers, warmup, 1_000_000_000L);
+            Phase sat = t.saturate(base, key, accounts, workers, seconds, 2_000_000_000L);
 
             KeyPair rsa = KeyPairs.rsa(2048);
             byte[] sample = new byte[400];
@@ -106,10 +107,10 @@ public final class HookLoadTest {
             }, Math.max(3, seconds / 3));
 
             double half = ceiling / 2;
-            Phase paced = t.paced(http, base, key, accounts, workers, seconds, half, 3_000_000_000L);
+            Phase paced = t.paced(base, key, accounts, workers, seconds, half, 3_000_000_000L);
             // Latency where the service is not overloaded: half of what it delivered at saturation.
             double easy = sat.deliveredPerSecond / 2;
-            Phase pacedEasy = t.paced(http, base, key, accounts, workers, seconds, easy, 4_000_000_000L);
+            Phase pacedEasy = t.paced(base, key, accounts, workers, seconds, easy, 4_000_000_000L);
 
             System.out.printf("%n%-34s %9s %10s %11s %9s %9s %7s%n", "phase", "accepted", "accepted/s", "delivered/s",
                     "p50 ms", "p99 ms", "errors");
@@ -151,7 +152,7 @@ public final class HookLoadTest {
     }
 
     /** W workers, closed loop, as fast as intake answers. Message ids start at {@code idBase}. */
-    Phase saturate(HttpClient http, String base, String key, int accounts, int workers, int seconds, long idBase)
+    Phase saturate(String base, String key, int accounts, int workers, int seconds, long idBase)
             throws Exception {
         reset(4_000_000);
         AtomicLong next = new AtomicLong(idBase);
@@ -162,12 +163,14 @@ public final class HookLoadTest {
         List<Future<?>> fs = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
             fs.add(pool.submit(() -> {
-                while (System.nanoTime() < end) {
-                    long id = next.getAndIncrement();
-                    sentAt.put(id, System.nanoTime());
-                    if (!send(http, base, key, accounts, id)) {
-                        sentAt.remove(id);
-                        errors.incrementAndGet();
+                try (Http1Connection intake = new Http1Connection(URI.create(base), 30_000)) {
+                    while (System.nanoTime() < end) {
+                        long id = next.getAndIncrement();
+                        sentAt.put(id, System.nanoTime());
+                        if (!send(intake, key, accounts, id)) {
+                            sentAt.remove(id);
+                            errors.incrementAndGet();
+                        }
                     }
                 }
                 return null;
@@ -177,7 +180,7 @@ public final class HookLoadTest {
     }
 
     /** Open loop at {@code rate} events per second, each worker on its own fixed schedule. */
-    Phase paced(HttpClient http, String base, String key, int accounts, int workers, int seconds, double rate,
+    Phase paced(String base, String key, int accounts, int workers, int seconds, double rate,
             long idBase) throws Exception {
         reset((int) (rate * seconds * 2) + 1000);
         AtomicLong next = new AtomicLong(idBase);
@@ -190,16 +193,18 @@ public final class HookLoadTest {
         for (int w = 0; w < workers; w++) {
             long offset = interval * w / workers;
             fs.add(pool.submit(() -> {
-                for (long due = start + offset; due < end; due += interval) {
-                    long wait = due - System.nanoTime();
-                    if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                    }
-                    long id = next.getAndIncrement();
-                    sentAt.put(id, due);
-                    if (!send(http, base, key, accounts, id)) {
-                        sentAt.remove(id);
-                        errors.incrementAndGet();
+                try (Http1Connection intake = new Http1Connection(URI.create(base), 30_000)) {
+                    for (long due = start + offset; due < end; due += interval) {
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        }
+                        long id = next.getAndIncrement();
+                        sentAt.put(id, due);
+                        if (!send(intake, key, accounts, id)) {
+                            sentAt.remove(id);
+                            errors.incrementAndGet();
+                        }
                     }
                 }
                 return null;
@@ -237,22 +242,18 @@ public final class HookLoadTest {
         return LoadMeasure.percentileMs(l, q);
     }
 
-    private static boolean send(HttpClient http, String base, String key, int accounts, long id) {
+    /** One event to intake over the worker's keep-alive connection (a cheap client: it shares the cores). */
+    private static boolean send(Http1Connection intake, String key, int accounts, long id) {
         String body = "{\"account_id\":\"load-" + (id % accounts) + "\",\"user_id\":\"u" + (id % 1000)
                 + "\",\"conversation_number\":" + (id % 97) + ",\"message_body\":\"{\\\"text\\\":\\\"load test message "
                 + id + "\\\",\\\"type\\\":\\\"TEXT\\\"}\",\"message_id\":" + id
                 + ",\"sender\":\"user\",\"timestamp\":\""
                 + Instant.now() + "\",\"metadata\":{\"channel\":\"load\"}}";
-        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/internal/v1/events"))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + key)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
         try {
-            return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() == 202;
+            return intake.post("/internal/v1/events",
+                    Map.of("Authorization", "Bearer " + key, "Content-Type", "application/json"),
+                    body.getBytes(StandardCharsets.UTF_8)).status() == 202;
         } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return false;
         }
     }
