@@ -5,6 +5,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.List;
@@ -13,6 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+
+import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -33,13 +39,20 @@ import com.convplatform.support.ApiException;
 public class AccountService {
     private static final int MAX_NAME = 200;
 
+    /** The most entries each lookup cache holds. */
+    static final int CACHED = 10_000;
+
     private final Clock clock;
     private final ManagementConfig config;
+    private final DataSource dataSource;
     private final Map<String, X509Certificate> parsed = new ConcurrentHashMap<>();
+    private final Map<String, Signer> signers = new ConcurrentHashMap<>();
+    private final Map<String, String> clientAccounts = new ConcurrentHashMap<>();
 
-    public AccountService(Clock clock, ManagementConfig config) {
+    public AccountService(Clock clock, ManagementConfig config, DataSource dataSource) {
         this.clock = clock;
         this.config = config;
+        this.dataSource = dataSource;
     }
 
     @Transactional
@@ -80,8 +93,24 @@ public class AccountService {
         return AccountView.of(account(accountId));
     }
 
-    public Optional<Account> byFqdn(String fqdn) {
-        return Account.find("fqdn", fqdn.toLowerCase(Locale.ROOT)).firstResultOptional();
+    /** What a signed request needs of its account. */
+    public record Signer(String id, String fqdn, String businessId) {
+    }
+
+    /**
+     * The account registered for this FQDN. Accounts are never changed or removed, so one found is kept (at most
+     * {@value #CACHED} of them); an FQDN not found is looked up again next time, so a new account is known at once.
+     */
+    public Optional<Signer> byFqdn(String fqdn) {
+        String key = fqdn.toLowerCase(Locale.ROOT);
+        Signer known = signers.get(key);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        Optional<Signer> found = Account.<Account>find("fqdn", key).firstResultOptional()
+                .map(a -> new Signer(a.id, a.fqdn, a.businessId));
+        found.ifPresent(a -> remember(signers, key, a));
+        return found;
     }
 
     @Transactional
@@ -102,8 +131,20 @@ public class AccountService {
                 .toList();
     }
 
-    public Optional<Client> client(String accountId, String clientId) {
-        return Client.<Client>find("id = ?1 and accountId = ?2", clientId, accountId).firstResultOptional();
+    /**
+     * Whether the client belongs to the account. Clients are never moved or removed, so a client found is kept (at
+     * most {@value #CACHED}); one not found is looked up again next time.
+     */
+    public boolean isClientOf(String accountId, String clientId) {
+        if (accountId.equals(clientAccounts.get(clientId))) {
+            return true;
+        }
+        boolean found = Client.<Client>find("id = ?1 and accountId = ?2", clientId, accountId).firstResultOptional()
+                .isPresent();
+        if (found) {
+            remember(clientAccounts, clientId, accountId);
+        }
+        return found;
     }
 
     @Transactional
@@ -155,16 +196,47 @@ public class AccountService {
         parsed.remove(certificateUuid);
     }
 
-    /** The account's registered, unrevoked certificate with this id. */
+    /**
+     * The account's registered, unrevoked certificate with this id. Its revocation is read from the database on every
+     * call (one lookup by primary key), so a certificate revoked through any replica is refused at once by all; the
+     * parsed certificate is kept (at most {@value #CACHED}).
+     */
     public Optional<X509Certificate> activeCertificate(String accountId, String certificateUuid) {
         if (certificateUuid == null || certificateUuid.length() > 64) {
             return Optional.empty();
+        }
+        X509Certificate known = parsed.get(certificateUuid);
+        if (known != null) {
+            return stillActive(accountId, certificateUuid) ? Optional.of(known) : Optional.empty();
         }
         Optional<RegisteredCertificate> r = RegisteredCertificate
                 .<RegisteredCertificate>find("id = ?1 and accountId = ?2 and revokedAt is null", certificateUuid,
                         accountId)
                 .firstResultOptional();
-        return r.map(c -> parsed.computeIfAbsent(c.id, id -> parse(c.pem)));
+        Optional<X509Certificate> cert = r.map(c -> parse(c.pem));
+        cert.ifPresent(c -> remember(parsed, certificateUuid, c));
+        return cert;
+    }
+
+    private boolean stillActive(String accountId, String certificateUuid) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("select 1 from registered_certificate"
+                        + " where id = ? and account_id = ? and revoked_at is null")) {
+            s.setString(1, certificateUuid);
+            s.setString(2, accountId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading the certificate's revocation failed", e);
+        }
+    }
+
+    private static <V> void remember(Map<String, V> cache, String key, V value) {
+        if (cache.size() >= CACHED) {
+            cache.clear(); // rare: more distinct signers than the bound; they are looked up again
+        }
+        cache.put(key, value);
     }
 
     private Account account(String accountId) {

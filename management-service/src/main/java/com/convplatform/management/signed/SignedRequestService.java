@@ -7,7 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
-import com.convplatform.management.account.Account;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.ClientList;
 import com.convplatform.management.token.TokenService;
@@ -66,22 +65,22 @@ public class SignedRequestService {
     public TokenResponse issueToken(byte[] body, String contentType, Headers headers) {
         Verified v = verify(body, contentType, headers, true);
         String clientId = v.json.get("client_id").asText();
-        if (accounts.client(v.account.id, clientId).isEmpty()) {
+        if (!accounts.isClientOf(v.account.id(), clientId)) {
             throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + abbreviate(clientId)
-                    + " does not belong to the account of " + v.account.fqdn
+                    + " does not belong to the account of " + v.account.fqdn()
                     + "; list the account's clients with the client enumeration operation");
         }
-        TokenService.IssuedToken t = tokens.issue(clientId, v.account.id, v.account.businessId);
+        TokenService.IssuedToken t = tokens.issue(clientId, v.account.id(), v.account.businessId());
         metrics.counter("management.tokens.issued").increment();
         return new TokenResponse(t.accessToken(), "Bearer", t.expiresIn(), clientId);
     }
 
     public ClientList listClients(byte[] body, String contentType, Headers headers) {
         Verified v = verify(body, contentType, headers, false);
-        return new ClientList(accounts.clients(v.account.id));
+        return new ClientList(accounts.clients(v.account.id()));
     }
 
-    private record Verified(Account account, JsonNode json) {
+    private record Verified(AccountService.Signer account, JsonNode json) {
     }
 
     private Verified verify(byte[] in, String contentType, Headers h, boolean needsClient) {
@@ -107,13 +106,13 @@ public class SignedRequestService {
             }
         }
         String fqdn = json.get("fqdn").asText();
-        Account account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
+        AccountService.Signer account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
                 "No account is registered for the FQDN '" + abbreviate(fqdn) + "'"));
         try {
             verificationTimer.recordCallable(() -> verifier.verify(
-                    new ManagementRequestVerifier.Request(body, account.fqdn, json.get("timestamp").asText(),
+                    new ManagementRequestVerifier.Request(body, account.fqdn(), json.get("timestamp").asText(),
                             h.signature(), h.certChainUrl(), h.certUuid()),
-                    uuid -> accounts.activeCertificate(account.id, uuid)));
+                    uuid -> accounts.activeCertificate(account.id(), uuid)));
         } catch (VerificationException e) {
             throw refuse(400, e.code().name(), e.getMessage());
         } catch (ApiException e) {
