@@ -8,15 +8,20 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import com.convplatform.support.ApiException;
+import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
@@ -53,6 +58,7 @@ public class UploadService {
     private final Clock clock;
     private final ObjectMapper json;
     private final MeterRegistry metrics;
+    private GroupCommit<ToRecord, Logged> writer;
 
     public UploadService(UploadConfig config, FileStore store, Clock clock, ObjectMapper json,
             MeterRegistry metrics) {
@@ -61,6 +67,16 @@ public class UploadService {
         this.clock = clock;
         this.json = json;
         this.metrics = metrics;
+    }
+
+    @PostConstruct
+    void startWriter() {
+        writer = new GroupCommit<>("upload-message-writer", 64, this::recordAll);
+    }
+
+    @PreDestroy
+    void stopWriter() {
+        writer.close();
     }
 
     public Logged upload(Caller caller, Form f) {
@@ -128,7 +144,8 @@ public class UploadService {
             throw new IllegalStateException("Storing the file failed", e);
         }
         try {
-            Logged logged = record(caller, f, type, body, fileId, name, FileTypes.CONTENT_TYPES.get(ext));
+            Logged logged = writer.submit(new ToRecord(caller, f, type, body, fileId, name,
+                    FileTypes.CONTENT_TYPES.get(ext), RequestIds.current()));
             metrics.counter("upload.uploads", "message_type", String.valueOf(type)).increment();
             metrics.counter("upload.bytes.stored").increment(f.size());
             return logged;
@@ -142,8 +159,27 @@ public class UploadService {
         }
     }
 
+    /** A checked and stored upload, to be recorded as a message with its hand-off event. */
+    record ToRecord(Caller caller, Form form, int type, String body, String fileId, String name, String contentType,
+            String requestId) {
+    }
+
+    /**
+     * Records each upload's message and hand-off event; uploads that finish together share one transaction (all or
+     * none, see {@link GroupCommit}).
+     */
     @Transactional
-    Logged record(Caller caller, Form f, int type, String body, String fileId, String name, String contentType) {
+    List<Logged> recordAll(List<ToRecord> uploads) {
+        List<Logged> out = new ArrayList<>(uploads.size());
+        for (ToRecord u : uploads) {
+            out.add(record(u.caller(), u.form(), u.type(), u.body(), u.fileId(), u.name(), u.contentType(),
+                    u.requestId()));
+        }
+        return out;
+    }
+
+    private Logged record(Caller caller, Form f, int type, String body, String fileId, String name,
+            String contentType, String requestId) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Message m = new Message();
         m.accountId = caller.accountId();
@@ -164,7 +200,7 @@ public class UploadService {
         o.id = UUID.randomUUID().toString();
         o.messageId = m.messageId;
         o.payload = event(m, fileUrl);
-        o.requestId = RequestIds.current();
+        o.requestId = requestId;
         o.attempts = 0;
         o.nextAttemptAt = now;
         o.persist();

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
@@ -136,6 +137,44 @@ class UploadTest {
 
         upload(authed().header("X-Request-Id", "not safe <script>"), "1", "id2.png", PNG, "image/png")
                 .statusCode(200).header("X-Request-Id", matchesPattern("[0-9a-f-]{36}"));
+    }
+
+    @Test
+    void uploadsAtOnceAreEachLoggedWithTheirOwnMessageAndRequestIdAndHandedOn() throws Exception {
+        // 24 callers at once: their messages share transactions; each must still get its own message and hand-off.
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(24);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<io.restassured.response.Response>> answers = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 24; i++) {
+                String requestId = "burst-" + i;
+                answers.add(callers.submit(() -> {
+                    go.await();
+                    return authed().header("X-Request-Id", requestId).multiPart("auth_id", "user42")
+                            .multiPart("business_id", "1001").multiPart("message_type", "1")
+                            .multiPart("file", requestId + ".png", PNG, "image/png")
+                            .multiPart("message_body", requestId).post(PATH);
+                }));
+            }
+            go.countDown();
+            java.util.Set<Long> messageIds = new java.util.HashSet<>();
+            for (int i = 0; i < 24; i++) {
+                io.restassured.response.Response r = answers.get(i).get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(200, r.statusCode(), r.asString());
+                assertEquals("burst-" + i, r.jsonPath().getString("message_body"));
+                assertTrue(r.jsonPath().getString("file_url").endsWith("/burst-" + i + ".png"));
+                messageIds.add(r.jsonPath().getLong("message_id"));
+                String url = r.jsonPath().getString("file_url");
+                String requestId = "burst-" + i;
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
+                String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(url)).findFirst().orElseThrow();
+                assertEquals(requestId, PlatformStubs.EVENT_REQUEST_IDS.get(event));
+            }
+            assertEquals(24, messageIds.size(), "distinct message ids");
+        } finally {
+            callers.shutdownNow();
+        }
     }
 
     @Test
