@@ -12,82 +12,122 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
 class GroupCommitTest {
 
+    /** A batch function whose first call waits until released, so that items submitted meanwhile queue up. */
+    static final class FirstBatchHeld<T, R> implements Function<List<T>, List<R>> {
+        final List<List<T>> calls = Collections.synchronizedList(new ArrayList<>());
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final Function<List<T>, List<R>> write;
+
+        FirstBatchHeld(Function<List<T>, List<R>> write) {
+            this.write = write;
+        }
+
+        @Override
+        public List<R> apply(List<T> items) {
+            calls.add(items);
+            if (calls.size() == 1) {
+                started.countDown();
+                try {
+                    assertTrue(release.await(5, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return write.apply(items);
+        }
+
+        List<Integer> sizes() {
+            return calls.stream().map(List::size).toList();
+        }
+    }
+
+    /**
+     * Submits the first item, and once its batch is being written the others (which queue up behind it), then lets
+     * the first batch end. Returns each caller's outcome, in order.
+     */
+    static <T, R> List<Future<R>> submitBehindFirst(GroupCommit<T, R> commit, FirstBatchHeld<T, R> batch,
+            List<T> items, ExecutorService callers) throws InterruptedException {
+        List<Future<R>> out = new ArrayList<>();
+        out.add(callers.submit(() -> commit.submit(items.get(0))));
+        assertTrue(batch.started.await(5, TimeUnit.SECONDS));
+        for (T item : items.subList(1, items.size())) {
+            out.add(callers.submit(() -> commit.submit(item)));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (commit.queued() < items.size() - 1 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(items.size() - 1, commit.queued(), "items queued behind the first batch");
+        batch.release.countDown();
+        return out;
+    }
+
+    static List<Integer> upTo(int n) {
+        List<Integer> items = new ArrayList<>();
+        for (int i = 0; i <= n; i++) {
+            items.add(i);
+        }
+        return items;
+    }
+
     @Test
     void itemsQueuedWhileABatchIsWrittenShareTheNextBatchAndEachGetsItsOwnResult() throws Exception {
-        List<Integer> batchSizes = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch firstBatchStarted = new CountDownLatch(1);
-        CountDownLatch releaseFirstBatch = new CountDownLatch(1);
-        try (GroupCommit<Integer, String> commit = new GroupCommit<>("test-writer", 64, items -> {
-            batchSizes.add(items.size());
-            if (batchSizes.size() == 1) {
-                firstBatchStarted.countDown();
-                await(releaseFirstBatch);
+        FirstBatchHeld<Integer, String> batch = new FirstBatchHeld<>(
+                items -> items.stream().map(i -> "r" + i).toList());
+        ExecutorService callers = Executors.newFixedThreadPool(11);
+        try (GroupCommit<Integer, String> commit = new GroupCommit<>("test-writer", 64, batch)) {
+            List<Future<String>> results = submitBehindFirst(commit, batch, upTo(10), callers);
+            for (int i = 0; i < results.size(); i++) {
+                assertEquals("r" + i, results.get(i).get(5, TimeUnit.SECONDS));
             }
-            return items.stream().map(i -> "r" + i).toList();
-        })) {
-            ExecutorService callers = Executors.newFixedThreadPool(11);
-            try {
-                Future<String> first = callers.submit(() -> commit.submit(0));
-                assertTrue(firstBatchStarted.await(5, TimeUnit.SECONDS));
-                List<Future<String>> rest = new ArrayList<>();
-                for (int i = 1; i <= 10; i++) {
-                    int item = i;
-                    rest.add(callers.submit(() -> commit.submit(item)));
-                }
-                waitUntilQueued(commit, rest);
-                releaseFirstBatch.countDown();
-                assertEquals("r0", first.get(5, TimeUnit.SECONDS));
-                for (int i = 0; i < rest.size(); i++) {
-                    assertEquals("r" + (i + 1), rest.get(i).get(5, TimeUnit.SECONDS));
-                }
-            } finally {
-                callers.shutdownNow();
-            }
+        } finally {
+            callers.shutdownNow();
         }
-        assertEquals(List.of(1, 10), batchSizes, "the ten items that queued up went in one batch");
+        assertEquals(List.of(1, 10), batch.sizes(), "the ten items that queued up went in one batch");
     }
 
     @Test
     void aFailedBatchIsWrittenItemByItemSoOnlyTheBadItemFails() throws Exception {
-        List<List<Integer>> calls = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch firstBatchStarted = new CountDownLatch(1);
-        CountDownLatch releaseFirstBatch = new CountDownLatch(1);
-        try (GroupCommit<Integer, Integer> commit = new GroupCommit<>("test-writer", 64, items -> {
-            calls.add(items);
-            if (calls.size() == 1) {
-                firstBatchStarted.countDown();
-                await(releaseFirstBatch);
-            }
+        FirstBatchHeld<Integer, Integer> batch = new FirstBatchHeld<>(items -> {
             if (items.contains(13)) {
                 throw new IllegalArgumentException("13 is refused");
             }
             return items.stream().map(i -> i * 2).toList();
-        })) {
-            ExecutorService callers = Executors.newFixedThreadPool(4);
-            try {
-                Future<Integer> first = callers.submit(() -> commit.submit(1));
-                assertTrue(firstBatchStarted.await(5, TimeUnit.SECONDS));
-                List<Future<Integer>> rest = List.of(callers.submit(() -> commit.submit(12)),
-                        callers.submit(() -> commit.submit(13)), callers.submit(() -> commit.submit(14)));
-                waitUntilQueued(commit, rest);
-                releaseFirstBatch.countDown();
-                assertEquals(2, first.get(5, TimeUnit.SECONDS));
-                assertEquals(24, rest.get(0).get(5, TimeUnit.SECONDS));
-                Exception e = assertThrows(Exception.class, () -> rest.get(1).get(5, TimeUnit.SECONDS));
-                assertTrue(e.getCause() instanceof IllegalArgumentException, "its own exception: " + e.getCause());
-                assertEquals("13 is refused", e.getCause().getMessage());
-                assertEquals(28, rest.get(2).get(5, TimeUnit.SECONDS));
-            } finally {
-                callers.shutdownNow();
-            }
+        });
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        try (GroupCommit<Integer, Integer> commit = new GroupCommit<>("test-writer", 64, batch)) {
+            List<Future<Integer>> results = submitBehindFirst(commit, batch, List.of(1, 12, 13, 14), callers);
+            assertEquals(2, results.get(0).get(5, TimeUnit.SECONDS));
+            assertEquals(24, results.get(1).get(5, TimeUnit.SECONDS));
+            Exception e = assertThrows(Exception.class, () -> results.get(2).get(5, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof IllegalArgumentException, "its own exception: " + e.getCause());
+            assertEquals("13 is refused", e.getCause().getMessage());
+            assertEquals(28, results.get(3).get(5, TimeUnit.SECONDS));
+        } finally {
+            callers.shutdownNow();
         }
-        assertEquals(3, calls.get(1).size(), "the three queued items were tried as one batch first: " + calls);
-        assertEquals(5, calls.size(), "then each alone: " + calls);
+        assertEquals(List.of(1, 3, 1, 1, 1), batch.sizes(), "the three queued items as one batch, then each alone");
+    }
+
+    @Test
+    void aBatchIsNeverLargerThanTheLimit() throws Exception {
+        FirstBatchHeld<Integer, Integer> batch = new FirstBatchHeld<>(items -> items);
+        ExecutorService callers = Executors.newFixedThreadPool(10);
+        try (GroupCommit<Integer, Integer> commit = new GroupCommit<>("test-writer", 4, batch)) {
+            for (Future<Integer> f : submitBehindFirst(commit, batch, upTo(9), callers)) {
+                f.get(5, TimeUnit.SECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        assertEquals(List.of(1, 4, 4, 1), batch.sizes());
     }
 
     @Test
@@ -101,58 +141,5 @@ class GroupCommitTest {
         commit.close();
         assertEquals(List.of(7), written);
         assertThrows(IllegalStateException.class, () -> commit.submit(8));
-    }
-
-    @Test
-    void aBatchIsNeverLargerThanTheLimit() throws Exception {
-        List<Integer> batchSizes = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch firstBatchStarted = new CountDownLatch(1);
-        CountDownLatch releaseFirstBatch = new CountDownLatch(1);
-        try (GroupCommit<Integer, Integer> commit = new GroupCommit<>("test-writer", 4, items -> {
-            batchSizes.add(items.size());
-            if (batchSizes.size() == 1) {
-                firstBatchStarted.countDown();
-                await(releaseFirstBatch);
-            }
-            return items;
-        })) {
-            ExecutorService callers = Executors.newFixedThreadPool(10);
-            try {
-                Future<Integer> first = callers.submit(() -> commit.submit(0));
-                assertTrue(firstBatchStarted.await(5, TimeUnit.SECONDS));
-                List<Future<Integer>> rest = new ArrayList<>();
-                for (int i = 1; i <= 9; i++) {
-                    int item = i;
-                    rest.add(callers.submit(() -> commit.submit(item)));
-                }
-                waitUntilQueued(commit, rest);
-                releaseFirstBatch.countDown();
-                first.get(5, TimeUnit.SECONDS);
-                for (Future<Integer> f : rest) {
-                    f.get(5, TimeUnit.SECONDS);
-                }
-            } finally {
-                callers.shutdownNow();
-            }
-        }
-        assertEquals(List.of(1, 4, 4, 1), batchSizes);
-    }
-
-    /** The callers have handed in their items (they block in submit until the first batch is released). */
-    private static void waitUntilQueued(GroupCommit<?, ?> commit, List<? extends Future<?>> callers)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (commit.queued() < callers.size() && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertEquals(callers.size(), commit.queued());
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertTrue(latch.await(5, TimeUnit.SECONDS));
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
