@@ -1,11 +1,13 @@
 package com.convplatform.support;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.jboss.logging.Logger;
@@ -51,6 +53,14 @@ public final class GroupCommit<T, R> implements AutoCloseable {
         this.writer = new Thread(this::run, name);
         writer.setDaemon(true);
         writer.start();
+    }
+
+    /** A group commit of writes that have no result of their own ({@link #submit} returns null). */
+    public static <T> GroupCommit<T, Void> ofWrites(String name, int maxBatch, Consumer<List<T>> write) {
+        return new GroupCommit<>(name, maxBatch, items -> {
+            write.accept(items);
+            return Collections.nCopies(items.size(), null);
+        });
     }
 
     /**

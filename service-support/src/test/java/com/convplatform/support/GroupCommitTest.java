@@ -131,6 +131,24 @@ class GroupCommitTest {
     }
 
     @Test
+    void writesWithoutResultsAreBatchedTheSameWay() throws Exception {
+        List<List<Integer>> written = Collections.synchronizedList(new ArrayList<>());
+        FirstBatchHeld<Integer, Void> batch = new FirstBatchHeld<>(items -> {
+            written.add(items);
+            return Collections.nCopies(items.size(), null);
+        });
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        try (GroupCommit<Integer, Void> commit = GroupCommit.ofWrites("test-writer", 8, batch::apply)) {
+            for (Future<Void> f : submitBehindFirst(commit, batch, upTo(3), callers)) {
+                assertEquals(null, f.get(5, TimeUnit.SECONDS));
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        assertEquals(List.of(List.of(0), List.of(1, 2, 3)), written);
+    }
+
+    @Test
     void closeWritesWhatIsQueuedAndRefusesLaterItems() {
         List<Integer> written = Collections.synchronizedList(new ArrayList<>());
         GroupCommit<Integer, Integer> commit = new GroupCommit<>("test-writer", 8, items -> {

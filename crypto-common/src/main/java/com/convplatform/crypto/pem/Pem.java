@@ -150,7 +150,6 @@ public final class Pem {
         return "a " + pemObject.getClass().getSimpleName();
     }
 
-    /** The next PEM object; BouncyCastle reports bad Base64 or ASN.1 with checked and unchecked exceptions alike. */
     /**
      * Reads one public key ({@code PUBLIC KEY}, SubjectPublicKeyInfo), RSA or EC.
      *
@@ -173,6 +172,7 @@ public final class Pem {
         }
     }
 
+    /** The next PEM object; BouncyCastle reports bad Base64 or ASN.1 with checked and unchecked exceptions alike. */
     private static Object readObject(PEMParser parser, String what) {
         try {
             return parser.readObject();

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -113,11 +114,10 @@ public class DeliveryStore {
      * Several outcomes go in one transaction: all are recorded, or none.
      */
     @Transactional
-    public List<Boolean> recordAll(List<Recorded> outcomes) {
+    public void recordAll(List<Recorded> outcomes) {
         // In account order, so two replicas' batches lock the endpoints' rows in the same order (no deadlock).
-        outcomes.stream().sorted(java.util.Comparator.comparing(r -> r.claimed().accountId()))
+        outcomes.stream().sorted(Comparator.comparing(r -> r.claimed().accountId()))
                 .forEach(r -> recordOne(r.claimed(), r.outcome()));
-        return java.util.Collections.nCopies(outcomes.size(), Boolean.TRUE);
     }
 
     private void recordOne(Claimed c, Outcome o) {

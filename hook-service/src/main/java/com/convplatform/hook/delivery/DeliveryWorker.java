@@ -78,7 +78,7 @@ public class DeliveryWorker {
     private final AtomicInteger held = new AtomicInteger();
     private final Semaphore signal = new Semaphore(0);
     private final Duration pollInterval;
-    private final GroupCommit<DeliveryStore.Recorded, Boolean> recorder;
+    private final GroupCommit<DeliveryStore.Recorded, Void> recorder;
     private volatile boolean running;
     private Thread dispatcher;
 
@@ -99,7 +99,8 @@ public class DeliveryWorker {
             return t;
         });
         this.pollInterval = DurationConverter.parseDuration(config.delivery().pollInterval());
-        this.recorder = new GroupCommit<>("hook-outcome-recorder", config.delivery().maxInFlight(), store::recordAll);
+        this.recorder = GroupCommit.ofWrites("hook-outcome-recorder", config.delivery().maxInFlight(),
+                store::recordAll);
         Gauge.builder("hook.queue.depth", store, DeliveryStore::pendingCount)
                 .description("Deliveries waiting to be delivered").register(metrics);
         Gauge.builder("hook.deliveries.held", held, AtomicInteger::get)
