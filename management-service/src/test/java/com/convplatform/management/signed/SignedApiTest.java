@@ -26,10 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import javax.sql.DataSource;
-
-import jakarta.inject.Inject;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -132,27 +128,6 @@ class SignedApiTest {
         send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid).statusCode(200);
         given().header("Authorization", Fixtures.OPERATOR)
                 .delete("/admin/v1/accounts/" + accountId + "/certificates/" + uuid).then().statusCode(204);
-        refused(send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid), 400, "CERT_UNKNOWN");
-    }
-
-    @Inject
-    DataSource database;
-
-    @Test
-    void aCertificateRevokedThroughAnotherReplicaIsRefusedAtOnce() throws Exception {
-        var kp = KeyPairs.rsa(2048);
-        var cert = CertificateBuilder.selfSigned(kp, FQDN, Instant.now().plusSeconds(86400), FQDN);
-        String uuid = given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
-                .body(Map.of("certificate", Pem.toPem(cert))).post("/admin/v1/accounts/" + accountId + "/certificates")
-                .then().statusCode(201).extract().path("certificate_uuid");
-        send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid).statusCode(200); // now known here
-        // Another replica revokes it: the database changes, this replica's memory does not hear of it.
-        try (var c = database.getConnection();
-                var s = c.prepareStatement("update registered_certificate set revoked_at = ? where id = ?")) {
-            s.setObject(1, java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC));
-            s.setString(2, uuid);
-            assertEquals(1, s.executeUpdate());
-        }
         refused(send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid), 400, "CERT_UNKNOWN");
     }
 
