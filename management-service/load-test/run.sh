@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Load test of management-service alone: builds it, starts it on a fresh data directory with an operator key,
 # runs ManagementLoadTest against it, prints the figures and stops the service.
-# Options (environment): WORKERS (16), SECONDS_PER_OP (15), KEY_TYPE (rsa|ec), PORT (18081), SERVICE_JAVA_OPTS (added to
-# the service's java command, e.g. a JFR recording).
+# Options (environment): WORKERS (16), SECONDS_PER_OP (30), WARMUP_SECONDS (30, unmeasured, per operation), KEY_TYPE
+# (rsa|ec), PORT (18081), SERVICE_JAVA_OPTS (added to the service's java command, e.g. a JFR recording).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PORT="${PORT:-18081}"
@@ -13,5 +13,5 @@ build_for_load_test management-service
 start_service management-service "$PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- \
   MANAGEMENT_ADMIN_API_KEY=load-test-operator-key MANAGEMENT_DATA_DIR="$DATA"
 java -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DadminKey=load-test-operator-key \
-  -Dworkers="${WORKERS:-16}" -Dseconds="${SECONDS_PER_OP:-15}" -DkeyType="${KEY_TYPE:-rsa}" \
+  -Dworkers="${WORKERS:-16}" -Dseconds="${SECONDS_PER_OP:-30}" -Dwarmup="${WARMUP_SECONDS:-30}" -DkeyType="${KEY_TYPE:-rsa}" \
   com.convplatform.management.load.ManagementLoadTest
