@@ -1,0 +1,196 @@
+package com.convplatform.upload.http;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The streaming multipart reader on bodies built here, fed through streams that hand out a few bytes per read, so
+ * that delimiters, part headers and line ends fall across reads and across the reader's buffer refills.
+ */
+class MultipartReaderTest {
+    static final String B = "x-b0undary-42";
+
+    /** Hands out at most {@code step} bytes per read. */
+    static InputStream trickle(byte[] body, int step) {
+        return new ByteArrayInputStream(body) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, step));
+            }
+        };
+    }
+
+    static byte[] body(Object... partsThenClose) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object p : partsThenClose) {
+            out.writeBytes(p instanceof byte[] b ? b : ((String) p).getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+
+    static String field(String name, String value) {
+        return "--" + B + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value + "\r\n";
+    }
+
+    static String fileHead(String name, String fileName) {
+        return "--" + B + "\r\nContent-Disposition: form-data; name=\"" + name + "\"; filename=\"" + fileName
+                + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+    }
+
+    static final String CLOSE = "--" + B + "--\r\n";
+
+    record Read(MultipartReader.Part part, byte[] content) {
+    }
+
+    static List<Read> readAll(InputStream in) throws IOException {
+        MultipartReader r = new MultipartReader(in, B);
+        List<Read> out = new ArrayList<>();
+        for (Optional<MultipartReader.Part> p = r.nextPart(); p.isPresent(); p = r.nextPart()) {
+            ByteArrayOutputStream content = new ByteArrayOutputStream();
+            long n = r.copyTo(Channels.newChannel(content), Long.MAX_VALUE - 1);
+            assertEquals(content.size(), n);
+            out.add(new Read(p.get(), content.toByteArray()));
+        }
+        return out;
+    }
+
+    @Test
+    void fieldsAndABinaryFileArriveWholeWhateverTheReadSizes() throws IOException {
+        byte[] file = new byte[300_000];
+        new Random(7).nextBytes(file);
+        // Content that almost holds the delimiter: CR LF "--" and most of the boundary, then a different byte.
+        byte[] near = ("\r\n--" + B.substring(0, B.length() - 1) + "!").getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(near, 0, file, 65_530, near.length);
+        System.arraycopy(near, 0, file, file.length - near.length, near.length);
+        byte[] body = body("preamble to be ignored\r\n", field("auth_id", "user42"), fileHead("file", "a b.png"), file,
+                "\r\n", field("message_body", "héllo\r\nsecond line"), CLOSE, "epilogue");
+        for (int step : new int[]{1, 3, 7, 64, 4096, 65_536, Integer.MAX_VALUE}) {
+            List<Read> parts = readAll(trickle(body, step));
+            assertEquals(3, parts.size(), "read size " + step);
+            assertEquals(new MultipartReader.Part("auth_id", null, null), parts.get(0).part());
+            assertEquals("user42", new String(parts.get(0).content(), StandardCharsets.UTF_8));
+            assertEquals(new MultipartReader.Part("file", "a b.png", "application/octet-stream"), parts.get(1).part());
+            assertArrayEquals(file, parts.get(1).content(), "read size " + step);
+            assertEquals("héllo\r\nsecond line", new String(parts.get(2).content(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void anEmptyPartAnEmptyFormAndPartsLeftUnreadAreHandled() throws IOException {
+        List<Read> parts = readAll(trickle(body(field("empty", ""), CLOSE), 5));
+        assertEquals(1, parts.size());
+        assertEquals(0, parts.get(0).content().length);
+
+        assertTrue(new MultipartReader(trickle(body(CLOSE), 2), B).nextPart().isEmpty());
+
+        MultipartReader r = new MultipartReader(trickle(body(field("a", "x".repeat(200_000)), field("b", "2"), CLOSE),
+                1000), B);
+        assertEquals("a", r.nextPart().orElseThrow().name());
+        assertEquals("b", r.nextPart().orElseThrow().name(), "the unread part is skipped");
+        assertEquals(Optional.of("2"), r.readText(10));
+        assertTrue(r.nextPart().isEmpty());
+        assertTrue(r.nextPart().isEmpty(), "and stays at the end");
+    }
+
+    @Test
+    void copyToStopsWritingAfterTheLimitAndSaysItWasLonger() throws IOException {
+        MultipartReader r = new MultipartReader(trickle(body(fileHead("file", "f"), "0123456789", "\r\n",
+                field("after", "yes"), CLOSE), 4), B);
+        r.nextPart();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(7, r.copyTo(Channels.newChannel(out), 6));
+        assertEquals("012345", out.toString(StandardCharsets.US_ASCII));
+        assertEquals("after", r.nextPart().orElseThrow().name());
+
+        r = new MultipartReader(trickle(body(fileHead("file", "f"), "012345", "\r\n", CLOSE), 4), B);
+        r.nextPart();
+        out.reset();
+        assertEquals(6, r.copyTo(Channels.newChannel(out), 6), "exactly the limit is not over it");
+    }
+
+    @Test
+    void readTextRefusesTextOverItsLimit() throws IOException {
+        MultipartReader r = new MultipartReader(
+                trickle(body(field("a", "x".repeat(5000)), field("b", "y".repeat(4096)), CLOSE), 333), B);
+        r.nextPart();
+        assertEquals(Optional.empty(), r.readText(4096));
+        r.nextPart();
+        assertEquals(Optional.of("y".repeat(4096)), r.readText(4096));
+    }
+
+    @Test
+    void dispositionParametersQuotedEscapedUnquotedAndInAnyCase() throws IOException {
+        String head = "--" + B + "\r\ncontent-disposition: FORM-DATA; filename=\"say \\\"hi\\\".txt\"; name=file\r\n"
+                + "CONTENT-TYPE:text/plain\r\n\r\n";
+        MultipartReader r = new MultipartReader(trickle(body(head, "hi\r\n", CLOSE), 9), B);
+        assertEquals(new MultipartReader.Part("file", "say \"hi\".txt", "text/plain"), r.nextPart().orElseThrow());
+
+        head = "--" + B + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"名前.png\"\r\n\r\n";
+        r = new MultipartReader(trickle(body(head, "x\r\n", CLOSE), 9), B);
+        assertEquals("名前.png", r.nextPart().orElseThrow().fileName(), "UTF-8 file names (RFC 7578 4.2)");
+    }
+
+    @Test
+    void boundaryParameterRules() {
+        assertEquals(Optional.of(B), MultipartReader.boundary("multipart/form-data; boundary=" + B));
+        assertEquals(Optional.of("a b:c"),
+                MultipartReader.boundary("Multipart/Form-Data;charset=x;BOUNDARY=\"a b:c\""));
+        assertEquals(Optional.empty(), MultipartReader.boundary("multipart/form-data"));
+        assertEquals(Optional.empty(), MultipartReader.boundary("multipart/mixed; boundary=abc"));
+        assertEquals(Optional.empty(), MultipartReader.boundary("multipart/form-data; boundary="));
+        assertEquals(Optional.empty(), MultipartReader.boundary("multipart/form-data; boundary=" + "a".repeat(71)));
+        assertEquals(Optional.empty(), MultipartReader.boundary("multipart/form-data; boundary=\"ends in space \""));
+        assertEquals(Optional.empty(), MultipartReader.boundary("multipart/form-data; boundary=semi\u00e9"));
+        assertEquals(Optional.empty(), MultipartReader.boundary(null));
+    }
+
+    static void malformed(String why, byte[] body) {
+        MultipartReader.MalformedException e = assertThrows(MultipartReader.MalformedException.class,
+                () -> readAll(trickle(body, 11)), why);
+        assertFalse(e.getMessage().isBlank());
+    }
+
+    @Test
+    void malformedBodiesAreRefusedWithAReason() {
+        malformed("no closing delimiter", body(field("a", "1")));
+        malformed("ends inside content", body(fileHead("file", "f"), "abc"));
+        malformed("nothing at all", new byte[0]);
+        malformed("no delimiter at all", body("just some text"));
+        malformed("garbage after a delimiter", body("--" + B + "xyz\r\n\r\n", CLOSE));
+        malformed("header without a colon", body("--" + B + "\r\nnot a header\r\n\r\nx\r\n", CLOSE));
+        malformed("no Content-Disposition", body("--" + B + "\r\nContent-Type: text/plain\r\n\r\nx\r\n", CLOSE));
+        malformed("not form-data", body("--" + B + "\r\nContent-Disposition: attachment; name=\"a\"\r\n\r\nx\r\n",
+                CLOSE));
+        malformed("unclosed quote", body("--" + B + "\r\nContent-Disposition: form-data; name=\"a\r\n\r\nx\r\n",
+                CLOSE));
+        malformed("headers too long", body("--" + B + "\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Pad: "
+                + "p".repeat(MultipartReader.MAX_HEADER_BYTES) + "\r\n\r\nx\r\n", CLOSE));
+        malformed("body ends in the headers", body("--" + B + "\r\nContent-Disposition: form-data; name=\"a\""));
+    }
+
+    @Test
+    void whitespaceAfterADelimiterIsTransportPadding() throws IOException {
+        List<Read> parts = readAll(trickle(body("--" + B + " \t\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1",
+                "\r\n--" + B + "--"), 2));
+        assertEquals(1, parts.size());
+        assertNull(parts.get(0).part().fileName());
+        assertEquals("1", new String(parts.get(0).content(), StandardCharsets.US_ASCII));
+    }
+}
