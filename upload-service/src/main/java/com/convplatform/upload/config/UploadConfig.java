@@ -42,6 +42,14 @@ public interface UploadConfig {
     @WithDefault("10485760")
     long maxFileBytes();
 
+    /**
+     * Largest request body, in bytes (11 MiB: the largest file with room for the other fields). A declared
+     * Content-Length over it is refused before the body is read; a chunked body once it passes it. The HTTP layer's
+     * own bound ({@code quarkus.http.limits.max-body-size}) is set above it, as a backstop only.
+     */
+    @WithDefault("11534336")
+    long maxRequestBytes();
+
     /** Longest message_body accepted, in characters. */
     @WithDefault("4096")
     int maxMessageBody();

@@ -3,30 +3,28 @@ package com.convplatform.upload.http;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import com.convplatform.upload.config.UploadConfig;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * A request that declares a {@code Content-Length} over the HTTP layer's outer bound
- * ({@code quarkus.http.limits.max-body-size}, 11 MiB) is refused with the same JSON 413 as the service's own 10 MB
- * check, before one byte of its body is read, and its connection is closed. Quarkus's own check, which runs just
- * after this one, would answer 413 with an empty body. A chunked body (no {@code Content-Length}) is still counted by
- * Quarkus and cut off once it passes the bound: 413 with an empty body and the connection closed (README).
+ * A request that declares a {@code Content-Length} over {@code upload.max-request-bytes} (11 MiB) is refused with the
+ * same JSON 413 as the service's own 10 MB check, before one byte of its body is read, and its connection is closed.
+ * A chunked body (no {@code Content-Length}) is counted while the upload endpoint reads it and refused the same way
+ * once it passes the bound ({@link BoundedInputStream}).
  */
 @ApplicationScoped
 public class RequestSizeLimit {
-    static final String BODY = "{\"error_message\":\"The request is larger than allowed; files may be at most 10 MB\","
-            + "\"error_code\":\"FILE_TOO_LARGE\"}";
+    public static final String MESSAGE = "The request is larger than allowed; files may be at most 10 MB";
+    static final String BODY = "{\"error_message\":\"" + MESSAGE + "\",\"error_code\":\"FILE_TOO_LARGE\"}";
 
     private final long limit;
 
-    public RequestSizeLimit(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit) {
-        this.limit = limit.asLongValue();
+    public RequestSizeLimit(UploadConfig config) {
+        this.limit = config.maxRequestBytes();
     }
 
     void install(@Observes Router router) {

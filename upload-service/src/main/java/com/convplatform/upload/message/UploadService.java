@@ -36,7 +36,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * Spec 4.5: checks an upload in a fixed order (form, business and user, size, type and content), stores the file,
  * records the message and its hand-off event in one transaction, and answers with the spec 2.3 body. A refusal
- * leaves nothing behind: the multipart part is a temporary file deleted when the request ends.
+ * leaves nothing behind: the file part is a temporary file that {@link IncomingForm} deletes when the request ends.
  */
 @ApplicationScoped
 public class UploadService {
@@ -83,9 +83,14 @@ public class UploadService {
         try {
             return doUpload(caller, f);
         } catch (ApiException e) {
-            metrics.counter("upload.refusals", "reason", e.code()).increment();
-            throw e;
+            throw refused(e);
         }
+    }
+
+    /** Counts a refusal by its code; returns it to be thrown. */
+    public ApiException refused(ApiException e) {
+        metrics.counter("upload.refusals", "reason", e.code()).increment();
+        return e;
     }
 
     private Logged doUpload(Caller caller, Form f) {

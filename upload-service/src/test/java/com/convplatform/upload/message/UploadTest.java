@@ -280,11 +280,12 @@ class UploadTest {
     }
 
     @Test
-    void aChunkedRequestPassingTheOuterBoundIsCutOffAndItsConnectionClosed() throws Exception {
+    void aChunkedRequestPassingTheOuterBoundIsRefusedWithJsonAndItsConnectionClosed() throws Exception {
         long before = storedFiles();
         String answer = rawUpload("Transfer-Encoding: chunked\r\n", true);
         assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
         assertTrue(answer.toLowerCase(Locale.ROOT).contains("connection: close"), answer);
+        assertTrue(answer.contains("\"error_code\":\"FILE_TOO_LARGE\""), answer);
         assertEquals(before, storedFiles());
     }
 

@@ -1,0 +1,70 @@
+package com.convplatform.upload.message;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.stream.Stream;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import com.convplatform.upload.config.UploadConfig;
+
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * {@code <upload.data-dir>/incoming}, where {@link IncomingForm} writes file parts while they arrive. At start, parts
+ * older than an hour (left by a process that stopped mid-request) are removed.
+ */
+@ApplicationScoped
+public class IncomingDirectory {
+    private static final Logger LOG = Logger.getLogger(IncomingDirectory.class);
+    static final Duration STALE_PART = Duration.ofHours(1);
+
+    private final Path path;
+    private final long maxFileBytes;
+    private final long maxRequestBytes;
+
+    public IncomingDirectory(UploadConfig config) {
+        this.path = Paths.get(config.dataDir(), "incoming");
+        this.maxFileBytes = config.maxFileBytes();
+        this.maxRequestBytes = config.maxRequestBytes();
+    }
+
+    Path path() {
+        return path;
+    }
+
+    long maxFileBytes() {
+        return maxFileBytes;
+    }
+
+    long maxRequestBytes() {
+        return maxRequestBytes;
+    }
+
+    void sweep(@Observes StartupEvent started) {
+        sweep(path, Instant.now().minus(STALE_PART));
+    }
+
+    /** Deletes the {@code .part} files in {@code dir} last written before {@code before}. */
+    static void sweep(Path dir, Instant before) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> parts = Files.list(dir)) {
+            for (Path p : parts.filter(p -> p.getFileName().toString().endsWith(".part")).toList()) {
+                if (Files.getLastModifiedTime(p).toInstant().isBefore(before)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warnf("Could not sweep %s: %s", dir, e.getMessage());
+        }
+    }
+}
