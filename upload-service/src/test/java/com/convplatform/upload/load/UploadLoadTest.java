@@ -53,7 +53,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Exits with status 1 if any upload failed or a check did not hold.
  * <p>
  * System properties: {@code base} (http://127.0.0.1:18083), {@code operatorKey}, {@code stubPort} (18183),
- * {@code workers} (8), {@code seconds} (15), {@code warmup} (20), {@code heap} (what run.sh gave the service, for the
+ * {@code workers} (8), {@code seconds} (15), {@code warmup} (60), {@code heap} (what run.sh gave the service, for the
  * report).
  */
 public final class UploadLoadTest {
@@ -90,7 +90,7 @@ public final class UploadLoadTest {
         String base = System.getProperty("base", "http://127.0.0.1:18083");
         int workers = Integer.getInteger("workers", 8);
         int seconds = Integer.getInteger("seconds", 15);
-        int warmup = Integer.getInteger("warmup", 20);
+        int warmup = Integer.getInteger("warmup", 60);
         PlatformStubs.startOn(Integer.getInteger("stubPort", 18183));
         UploadLoadTest test = new UploadLoadTest(base);
         test.registerUser(System.getProperty("operatorKey", "load-test-operator-key"));
