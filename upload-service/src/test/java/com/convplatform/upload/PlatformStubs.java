@@ -8,9 +8,9 @@ import java.security.Signature;
 import java.security.interfaces.ECPublicKey;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 
 import com.convplatform.crypto.pki.EcJwk;
@@ -30,7 +30,8 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
     public static final String KID = "test-kid";
     public static final KeyPair KEY = KeyPairs.ecP256();
     public static final KeyPair OTHER_KEY = KeyPairs.ecP256();
-    public static final List<String> EVENTS = new CopyOnWriteArrayList<>();
+    /** The intake's events (a queue: adding is cheap however many the load test sends). */
+    public static final Queue<String> EVENTS = new ConcurrentLinkedQueue<>();
     /** X-Request-Id sent with each event body (absent: no header). */
     public static final java.util.Map<String, String> EVENT_REQUEST_IDS = new java.util.concurrent.ConcurrentHashMap<>();
     public static volatile boolean intakeDown;
