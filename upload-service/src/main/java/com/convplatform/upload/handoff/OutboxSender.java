@@ -59,7 +59,7 @@ public class OutboxSender {
                 .description("Posts to hook-service's intake that failed (retried later)").register(metrics);
     }
 
-    @Scheduled(every = "${upload.hook-service.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${upload.hook-service.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void send() {
         boolean failures = false;
         while (!failures) {
