@@ -19,7 +19,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * Checks {@code Authorization: Bearer <JWT>} and {@code client-id} (spec 5.3): an ES256 token from management-service,
  * signature by a key of its JWKS, issuer, audience, expiry, and the client-id header equal to the token's client.
- * Only ES256 is accepted: no "none", no HMAC, no algorithm chosen by the token beyond that.
+ * Only ES256 is accepted: no "none", no HMAC, no algorithm chosen by the token beyond that. A token whose signature
+ * has verified with a key is not verified again with that key ({@link VerifiedSignatures}); its claims are checked on
+ * every request.
  */
 @ApplicationScoped
 public class TokenVerifier {
@@ -31,6 +33,8 @@ public class TokenVerifier {
     private final UploadConfig config;
     private final Clock clock;
     private final ObjectMapper json;
+    /** Tokens sent again skip the ES256 verification (at most 4 096 remembered). */
+    private final VerifiedSignatures signatures = new VerifiedSignatures(4096);
 
     public TokenVerifier(JwksKeys keys, UploadConfig config, Clock clock, ObjectMapper json) {
         this.keys = keys;
@@ -57,16 +61,8 @@ public class TokenVerifier {
         }
         ECPublicKey key = keys.key(header.path("kid").asText(""))
                 .orElseThrow(() -> invalid("the token's key is not one of the platform's"));
-        try {
-            CryptoProviders providers = CryptoProviders.recommended();
-            Signature s = Signature.getInstance("SHA256withPLAIN-ECDSA", providers.ecdsa());
-            s.initVerify(providers.verificationKey(SignatureAlgorithm.SHA256_WITH_ECDSA, key));
-            s.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
-            byte[] sig = Base64.getUrlDecoder().decode(parts[2]);
-            if (sig.length != 64 || !s.verify(sig)) {
-                throw invalid("the token's signature does not verify");
-            }
-        } catch (GeneralSecurityException | IllegalArgumentException e) {
+        String token = authorization.substring(7).trim();
+        if (!signatures.verifies(token, key, () -> signatureVerifies(parts, key))) {
             throw invalid("the token's signature does not verify");
         }
         long now = clock.instant().getEpochSecond();
@@ -97,6 +93,19 @@ public class TokenVerifier {
             throw invalid("the token names no account");
         }
         return new Caller(clientId, account, business);
+    }
+
+    private static boolean signatureVerifies(String[] parts, ECPublicKey key) {
+        try {
+            CryptoProviders providers = CryptoProviders.recommended();
+            Signature s = Signature.getInstance("SHA256withPLAIN-ECDSA", providers.ecdsa());
+            s.initVerify(providers.verificationKey(SignatureAlgorithm.SHA256_WITH_ECDSA, key));
+            s.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+            byte[] sig = Base64.getUrlDecoder().decode(parts[2]);
+            return sig.length == 64 && s.verify(sig);
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static boolean contains(JsonNode array, String value) {

@@ -34,7 +34,6 @@ import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.storage.FileStore;
-import com.convplatform.upload.user.AppUser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -96,6 +95,21 @@ public class UploadService {
         }
     }
 
+    /** Whether {@code authId} is registered for {@code businessId}: one indexed lookup, plain JDBC. */
+    private boolean registered(String authId, String businessId) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement q = c
+                        .prepareStatement("select 1 from app_user where business_id = ? and auth_id = ?")) {
+            q.setString(1, businessId);
+            q.setString(2, authId);
+            try (ResultSet r = q.executeQuery()) {
+                return r.next();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading the registered users failed", e);
+        }
+    }
+
     /** Counts a refusal by its code; returns it to be thrown. */
     public ApiException refused(ApiException e) {
         metrics.counter("upload.refusals", "reason", e.code()).increment();
@@ -129,7 +143,7 @@ public class UploadService {
             throw new ApiException(403, "BUSINESS_NOT_ALLOWED",
                     "business_id " + f.businessId() + " does not belong to the account of this token");
         }
-        if (!AppUser.registered(f.authId(), f.businessId())) {
+        if (!registered(f.authId(), f.businessId())) {
             throw new ApiException(403, "USER_NOT_REGISTERED",
                     "The user " + f.authId() + " is not registered for business " + f.businessId());
         }

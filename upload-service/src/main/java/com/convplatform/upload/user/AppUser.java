@@ -21,15 +21,4 @@ public class AppUser extends PanacheEntityBase {
     public String businessId;
     @Column(name = "created_at")
     public Instant createdAt;
-
-    /**
-     * Whether {@code authId} is registered for {@code businessId}. One fixed query string, so Hibernate translates it
-     * once and reuses the plan (a Panache {@code count(...)} is translated again on every call, which showed as 15 %
-     * of the CPU of an upload in the load test's profile).
-     */
-    public static boolean registered(String authId, String businessId) {
-        return !getEntityManager()
-                .createQuery("select 1 from AppUser u where u.businessId = ?1 and u.authId = ?2", Integer.class)
-                .setParameter(1, businessId).setParameter(2, authId).setMaxResults(1).getResultList().isEmpty();
-    }
 }
