@@ -18,14 +18,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,12 +77,7 @@ class UploadFormTest {
     }
 
     static long incomingParts() throws IOException {
-        if (!Files.exists(INCOMING)) {
-            return 0;
-        }
-        try (Stream<Path> s = Files.list(INCOMING)) {
-            return s.count();
-        }
+        return UploadTest.filesIn(INCOMING);
     }
 
     @Test

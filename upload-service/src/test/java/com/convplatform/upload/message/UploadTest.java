@@ -92,7 +92,11 @@ class UploadTest {
     }
 
     static long storedFiles() throws IOException {
-        Path dir = Paths.get("target/test-data/files");
+        return filesIn(Paths.get("target/test-data/files"));
+    }
+
+    /** How many entries {@code dir} holds (0 if it does not exist). */
+    static long filesIn(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return 0;
         }
