@@ -31,7 +31,7 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * {@code POST /v1.0/log_file_from_user/} (spec 4.5). The token is checked before the body is read; the body is then
  * read as it arrives by {@link IncomingForm} on this request's worker thread, the file part written straight to a
- * temporary file. A refused request's body is still read (and dropped) to its end, within the HTTP layer's bound, so
+ * temporary file. A refused request's body is still read (and dropped) to its end, within upload.max-request-bytes, so
  * the client gets the answer on a connection that stays usable.
  */
 @Path("/v1.0/log_file_from_user/")
