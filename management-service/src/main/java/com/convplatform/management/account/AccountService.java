@@ -5,10 +5,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.List;
@@ -33,6 +29,7 @@ import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.SqlExists;
 
 /** Accounts, their clients and their registered self-signed certificates. */
 @ApplicationScoped
@@ -219,17 +216,9 @@ public class AccountService {
     }
 
     private boolean stillActive(String accountId, String certificateUuid) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement s = c.prepareStatement("select 1 from registered_certificate"
-                        + " where id = ? and account_id = ? and revoked_at is null")) {
-            s.setString(1, certificateUuid);
-            s.setString(2, accountId);
-            try (ResultSet r = s.executeQuery()) {
-                return r.next();
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Reading the certificate's revocation failed", e);
-        }
+        return SqlExists.exists(dataSource, "the certificate's revocation",
+                "select 1 from registered_certificate where id = ? and account_id = ? and revoked_at is null",
+                certificateUuid, accountId);
     }
 
     private static <V> void remember(Map<String, V> cache, String key, V value) {

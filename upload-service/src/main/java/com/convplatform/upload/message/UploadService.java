@@ -31,6 +31,7 @@ import jakarta.transaction.Transactional;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
+import com.convplatform.support.SqlExists;
 import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.storage.FileStore;
@@ -95,21 +96,6 @@ public class UploadService {
         }
     }
 
-    /** Whether {@code authId} is registered for {@code businessId}: one indexed lookup, plain JDBC. */
-    private boolean registered(String authId, String businessId) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement q = c
-                        .prepareStatement("select 1 from app_user where business_id = ? and auth_id = ?")) {
-            q.setString(1, businessId);
-            q.setString(2, authId);
-            try (ResultSet r = q.executeQuery()) {
-                return r.next();
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Reading the registered users failed", e);
-        }
-    }
-
     /** Counts a refusal by its code; returns it to be thrown. */
     public ApiException refused(ApiException e) {
         metrics.counter("upload.refusals", "reason", e.code()).increment();
@@ -143,7 +129,8 @@ public class UploadService {
             throw new ApiException(403, "BUSINESS_NOT_ALLOWED",
                     "business_id " + f.businessId() + " does not belong to the account of this token");
         }
-        if (!registered(f.authId(), f.businessId())) {
+        if (!SqlExists.exists(dataSource, "the registered users",
+                "select 1 from app_user where business_id = ? and auth_id = ?", f.businessId(), f.authId())) {
             throw new ApiException(403, "USER_NOT_REGISTERED",
                     "The user " + f.authId() + " is not registered for business " + f.businessId());
         }
