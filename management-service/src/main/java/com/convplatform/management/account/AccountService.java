@@ -9,10 +9,8 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import javax.sql.DataSource;
 
@@ -29,6 +27,7 @@ import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.BoundedCache;
 import com.convplatform.support.SqlExists;
 
 /** Accounts, their clients and their registered self-signed certificates. */
@@ -42,9 +41,9 @@ public class AccountService {
     private final Clock clock;
     private final ManagementConfig config;
     private final DataSource dataSource;
-    private final Map<String, X509Certificate> parsed = new ConcurrentHashMap<>();
-    private final Map<String, Signer> signers = new ConcurrentHashMap<>();
-    private final Map<String, String> clientAccounts = new ConcurrentHashMap<>();
+    private final BoundedCache<String, X509Certificate> parsed = new BoundedCache<>(CACHED);
+    private final BoundedCache<String, Signer> signers = new BoundedCache<>(CACHED);
+    private final BoundedCache<String, String> clientAccounts = new BoundedCache<>(CACHED);
 
     public AccountService(Clock clock, ManagementConfig config, DataSource dataSource) {
         this.clock = clock;
@@ -106,7 +105,7 @@ public class AccountService {
         }
         Optional<Signer> found = Account.<Account>find("fqdn", key).firstResultOptional()
                 .map(a -> new Signer(a.id, a.fqdn, a.businessId));
-        found.ifPresent(a -> remember(signers, key, a));
+        found.ifPresent(a -> signers.put(key, a));
         return found;
     }
 
@@ -139,7 +138,7 @@ public class AccountService {
         boolean found = Client.<Client>find("id = ?1 and accountId = ?2", clientId, accountId).firstResultOptional()
                 .isPresent();
         if (found) {
-            remember(clientAccounts, clientId, accountId);
+            clientAccounts.put(clientId, accountId);
         }
         return found;
     }
@@ -211,7 +210,7 @@ public class AccountService {
                         accountId)
                 .firstResultOptional();
         Optional<X509Certificate> cert = r.map(c -> parse(c.pem));
-        cert.ifPresent(c -> remember(parsed, certificateUuid, c));
+        cert.ifPresent(c -> parsed.put(certificateUuid, c));
         return cert;
     }
 
@@ -219,13 +218,6 @@ public class AccountService {
         return SqlExists.exists(dataSource, "the certificate's revocation",
                 "select 1 from registered_certificate where id = ? and account_id = ? and revoked_at is null",
                 certificateUuid, accountId);
-    }
-
-    private static <V> void remember(Map<String, V> cache, String key, V value) {
-        if (cache.size() >= CACHED) {
-            cache.clear(); // rare: more distinct signers than the bound; they are looked up again
-        }
-        cache.put(key, value);
     }
 
     private Account account(String accountId) {

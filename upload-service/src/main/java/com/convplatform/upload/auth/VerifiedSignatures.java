@@ -1,8 +1,8 @@
 package com.convplatform.upload.auth;
 
 import java.security.PublicKey;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+
+import com.convplatform.support.BoundedCache;
 
 /**
  * Tokens whose signature has verified, each with the key that verified it. A signature check is a pure function of
@@ -16,11 +16,10 @@ final class VerifiedSignatures {
         boolean verifies();
     }
 
-    private final int max;
-    private final Map<String, PublicKey> verified = new ConcurrentHashMap<>();
+    private final BoundedCache<String, PublicKey> verified;
 
     VerifiedSignatures(int max) {
-        this.max = max;
+        this.verified = new BoundedCache<>(max);
     }
 
     /** Whether {@code token} is signed by {@code key}: remembered, or {@code check} run and a success remembered. */
@@ -30,9 +29,6 @@ final class VerifiedSignatures {
         }
         if (!check.verifies()) {
             return false;
-        }
-        if (verified.size() >= max) {
-            verified.clear();
         }
         verified.put(token, key);
         return true;
