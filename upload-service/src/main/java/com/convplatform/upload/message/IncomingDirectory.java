@@ -27,25 +27,13 @@ public class IncomingDirectory {
     static final Duration STALE_PART = Duration.ofHours(1);
 
     private final Path path;
-    private final long maxFileBytes;
-    private final long maxRequestBytes;
 
     public IncomingDirectory(UploadConfig config) {
         this.path = Paths.get(config.dataDir(), "incoming");
-        this.maxFileBytes = config.maxFileBytes();
-        this.maxRequestBytes = config.maxRequestBytes();
     }
 
     Path path() {
         return path;
-    }
-
-    long maxFileBytes() {
-        return maxFileBytes;
-    }
-
-    long maxRequestBytes() {
-        return maxRequestBytes;
     }
 
     void sweep(@Observes StartupEvent started) {

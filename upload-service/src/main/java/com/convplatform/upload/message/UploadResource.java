@@ -22,6 +22,7 @@ import org.jboss.logging.Logger;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.upload.auth.TokenVerifier;
+import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.http.BoundedInputStream;
 import com.convplatform.upload.http.RequestSizeLimit;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -64,11 +65,14 @@ public class UploadResource {
     private final TokenVerifier tokens;
     private final UploadService uploads;
     private final IncomingDirectory incoming;
+    private final UploadConfig config;
 
-    public UploadResource(TokenVerifier tokens, UploadService uploads, IncomingDirectory incoming) {
+    public UploadResource(TokenVerifier tokens, UploadService uploads, IncomingDirectory incoming,
+            UploadConfig config) {
         this.tokens = tokens;
         this.uploads = uploads;
         this.incoming = incoming;
+        this.config = config;
     }
 
     @POST
@@ -80,7 +84,7 @@ public class UploadResource {
     public UploadedFileMessage upload(@HeaderParam("Authorization") String authorization,
             @HeaderParam("client-id") String clientId, @HeaderParam("Content-Type") String contentType,
             InputStream body, @Context RoutingContext request) {
-        BoundedInputStream in = new BoundedInputStream(body, incoming.maxRequestBytes());
+        BoundedInputStream in = new BoundedInputStream(body, config.maxRequestBytes());
         try {
             return accept(authorization, clientId, contentType, in);
         } catch (ApiException e) {
@@ -109,7 +113,7 @@ public class UploadResource {
         }
         IncomingForm form;
         try {
-            form = IncomingForm.read(in, contentType, incoming.path(), incoming.maxFileBytes());
+            form = IncomingForm.read(in, contentType, incoming.path(), config.maxFileBytes());
         } catch (ApiException e) {
             drain(in);
             throw uploads.refused(e);
