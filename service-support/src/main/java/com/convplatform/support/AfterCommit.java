@@ -19,6 +19,16 @@ public class AfterCommit {
 
     /** Must be called within a transaction. */
     public void run(Runnable action) {
+        run(action, () -> {
+            // nothing when the transaction does not commit
+        });
+    }
+
+    /**
+     * Runs {@code onCommit} once the current transaction has committed, {@code otherwise} once it has ended in any
+     * other way (rolled back, or its outcome is unknown). Must be called within a transaction.
+     */
+    public void run(Runnable onCommit, Runnable otherwise) {
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override
             public void beforeCompletion() {
@@ -28,7 +38,9 @@ public class AfterCommit {
             @Override
             public void afterCompletion(int status) {
                 if (status == Status.STATUS_COMMITTED) {
-                    action.run();
+                    onCommit.run();
+                } else {
+                    otherwise.run();
                 }
             }
         });
