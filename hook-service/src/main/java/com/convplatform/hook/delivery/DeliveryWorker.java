@@ -2,10 +2,12 @@ package com.convplatform.hook.delivery;
 
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,8 +33,6 @@ import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -41,15 +41,22 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.vertx.core.Vertx;
 
 /**
- * Delivers due hooks: claims them, signs each attempt at send time (so {@code signature_timestamp} is fresh on every
- * retry), POSTs with redirects never followed, and records the outcome.
+ * Delivers due hooks: signs each attempt at send time (so {@code signature_timestamp} is fresh on every retry), POSTs
+ * with redirects never followed, and records the outcome.
  *
  * <p>
- * One dispatcher thread claims due deliveries while this replica has room ({@code hook.delivery.max-in-flight}) and
- * hands each to its endpoint's lane, which runs at most {@code hook.delivery.per-endpoint} at once and queues the rest
- * locally. The dispatcher sleeps when the queue is empty and wakes at once when this replica takes in an event or
- * finishes a delivery, or after {@code hook.delivery.poll-interval} (events taken in by other replicas, retries
- * falling due).
+ * This replica holds at most {@code hook.delivery.max-in-flight} deliveries. They come from two places. Intake hands
+ * the deliveries of the events it has just stored straight over ({@link #reserve}, {@link #handOver}): they were
+ * stored leased to this replica, so no claim is needed. One dispatcher thread claims due deliveries from the database
+ * (retries falling due, events other replicas took in, events taken in while this replica was full). Each delivery
+ * goes to its endpoint's lane, which runs at most {@code hook.delivery.per-endpoint} at once and queues the rest
+ * locally.
+ *
+ * <p>
+ * The dispatcher claims at every {@code hook.delivery.poll-interval} and whenever the database is known to hold due
+ * deliveries this replica has not taken: intake stored some unleased, a claim came back full, or a claim failed.
+ * While it does, intake hands nothing over, so the older deliveries go first; and intake always leaves room for half
+ * a claim batch, so retries are never starved by new events.
  */
 @ApplicationScoped
 public class DeliveryWorker {
@@ -71,25 +78,25 @@ public class DeliveryWorker {
     private final SigningIdentity identity;
     private final HookConfig config;
     private final Clock clock;
-    private final ObjectMapper json;
     private final HookPoster poster;
     private final ExecutorService pool;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
     private final Semaphore signal = new Semaphore(0);
+    /** The database may hold due deliveries that this replica could claim now (see the class comment). */
+    private volatile boolean backlog = true;
     private final Duration pollInterval;
     private final GroupCommit<DeliveryStore.Recorded, Void> recorder;
     private volatile boolean running;
     private Thread dispatcher;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
-            Clock clock, ObjectMapper json, MeterRegistry metrics, Vertx vertx) {
+            Clock clock, MeterRegistry metrics, Vertx vertx) {
         this.store = store;
         this.accounts = accounts;
         this.identity = identity;
         this.config = config;
         this.clock = clock;
-        this.json = json;
         HookConfig.Delivery d = config.delivery();
         this.poster = new HookPoster(vertx, DeliverySeams.resolver(d.resolve()), d.allowPrivateNetworks(),
                 d.connectTimeout(), d.readTimeout(), DeliverySeams.trust(d.trustStore()), d.perEndpoint());
@@ -115,21 +122,103 @@ public class DeliveryWorker {
         dispatcher.start();
     }
 
+    /**
+     * Stops taking deliveries; gives back those still waiting for their endpoint (due at once for any replica); lets
+     * the attempts under way finish for up to {@value #STOP_GRACE_SECONDS} s and records them. An attempt still
+     * running then is abandoned: its lease runs out and it is attempted again.
+     */
     @PreDestroy
     void stop() {
         running = false;
         if (dispatcher != null) {
             dispatcher.interrupt();
         }
-        pool.shutdownNow();
+        List<DeliveryStore.Claimed> waiting = new ArrayList<>();
+        for (Lane lane : lanes.values()) {
+            synchronized (lane) {
+                waiting.addAll(lane.waiting);
+                lane.waiting.clear();
+            }
+        }
+        try {
+            store.releaseAll(waiting);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "Giving back %d waiting deliveries failed; their leases will expire", waiting.size());
+        }
+        pool.shutdown();
+        try {
+            if (!pool.awaitTermination(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                pool.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         recorder.close();
         poster.close();
     }
 
-    /** Asks the dispatcher to look for due deliveries now (after an intake, or when room frees up). */
+    private static final int STOP_GRACE_SECONDS = 5;
+
+    /**
+     * Says the database may hold due deliveries this replica has not taken (an operator retried or re-enabled some,
+     * or intake stored some unleased): the dispatcher claims as soon as there is room.
+     */
     public void wake() {
+        backlog = true;
+        signal();
+    }
+
+    private void signal() {
         if (signal.availablePermits() == 0) {
             signal.release();
+        }
+    }
+
+    /**
+     * Takes room for up to {@code wanted} new deliveries that intake is about to store leased to this replica; returns
+     * how many it may lease (0 while the database holds due deliveries, so they go first). Each reserved delivery is
+     * then either handed over ({@link #handOver}) or given back ({@link #unreserve}).
+     */
+    public int reserve(int wanted) {
+        if (wanted <= 0 || backlog || !running) {
+            return 0;
+        }
+        // Room for half a claim batch is always left to the dispatcher, so retries falling due are not starved.
+        int cap = config.delivery().maxInFlight() - Math.max(1, minimumClaim() / 2);
+        while (true) {
+            int now = held.get();
+            int take = Math.min(wanted, cap - now);
+            if (take <= 0) {
+                return 0;
+            }
+            if (held.compareAndSet(now, now + take)) {
+                return take;
+            }
+        }
+    }
+
+    /** Gives back room reserved for deliveries that were not stored (their transaction did not commit). */
+    public void unreserve(int reserved) {
+        if (reserved > 0) {
+            held.addAndGet(-reserved);
+            signal();
+        }
+    }
+
+    /**
+     * Takes over the reserved deliveries intake stored leased to this replica (committed), and notes that
+     * {@code unleased} more were stored due for the dispatcher.
+     */
+    public void handOver(List<DeliveryStore.Claimed> leased, int unleased) {
+        if (!running) {
+            // Stopping: their leases run out and any replica claims them.
+            held.addAndGet(-leased.size());
+            return;
+        }
+        leased.forEach(this::start);
+        if (unleased > 0) {
+            wake();
         }
     }
 
@@ -143,11 +232,17 @@ public class DeliveryWorker {
                 // While deliveries are held, claim only once room for half a batch is free: one claim per finished
                 // delivery would cost a transaction for each.
                 if (want > 0 && (holding == 0 || 2 * want >= minimumClaim())) {
+                    // Cleared before the claim: a wake() while it runs (rows committed too late for it) sets it again.
+                    backlog = false;
                     List<DeliveryStore.Claimed> claimed = store.claimDue(want);
                     claimed.forEach(this::submit);
                     full = claimed.size() == want;
+                    if (full) {
+                        backlog = true;
+                    }
                 }
             } catch (RuntimeException e) {
+                backlog = true;
                 LOG.warnf(e, "Claiming due deliveries failed; trying again in %s", pollInterval);
             }
             if (full) {
@@ -168,6 +263,11 @@ public class DeliveryWorker {
 
     private void submit(DeliveryStore.Claimed c) {
         held.incrementAndGet();
+        start(c);
+    }
+
+    /** Runs a delivery already counted in {@link #held} now, or queues it behind its endpoint's running ones. */
+    private void start(DeliveryStore.Claimed c) {
         while (true) {
             Lane lane = lanes.computeIfAbsent(c.accountId(), k -> new Lane());
             synchronized (lane) {
@@ -195,7 +295,7 @@ public class DeliveryWorker {
                 if (mustEndBy.isBefore(c.leaseUntil())) {
                     deliver(c);
                 } else {
-                    store.release(c);
+                    store.releaseAll(List.of(c));
                 }
             } catch (RuntimeException e) {
                 LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
@@ -213,7 +313,9 @@ public class DeliveryWorker {
                 }
             }
         }
-        wake();
+        if (backlog) {
+            signal(); // room is free for due deliveries waiting in the database
+        }
     }
 
     void deliver(DeliveryStore.Claimed c) {
@@ -253,13 +355,9 @@ public class DeliveryWorker {
             record(c, Outcome.endpointFailed(e.getMessage(), elapsed(start)));
             return;
         }
-        byte[] body;
-        try {
-            ObjectNode node = (ObjectNode) json.readTree(c.payload());
-            node.put(HookHeaders.SIGNATURE_TIMESTAMP_FIELD, TimestampWindow.now(clock));
-            body = json.writeValueAsBytes(node);
-        } catch (java.io.IOException e) {
-            record(c, Outcome.permanent("stored payload unreadable: " + e.getMessage(), elapsed(start)));
+        byte[] body = withTimestamp(c.payload(), TimestampWindow.now(clock));
+        if (body == null) {
+            record(c, Outcome.permanent("stored payload unreadable: not a JSON object", elapsed(start)));
             return;
         }
         HookSigner.SignedHeaders signed = identity.current().signer().sign(body);
@@ -292,6 +390,22 @@ public class DeliveryWorker {
             LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", c.attempt(), c.id());
             recorder.submit(r);
         }
+    }
+
+    /**
+     * The hook's body: the stored payload (a JSON object written by intake, which never holds the field) with
+     * {@code signature_timestamp} added as its last field; null when the payload is not a JSON object. The stored
+     * bytes are not parsed again for every attempt.
+     */
+    static byte[] withTimestamp(String payload, String timestamp) {
+        String p = payload.strip();
+        if (p.length() < 2 || p.charAt(0) != '{' || p.charAt(p.length() - 1) != '}') {
+            return null;
+        }
+        boolean empty = p.substring(1, p.length() - 1).isBlank();
+        return (p.substring(0, p.length() - 1) + (empty ? "\"" : ",\"") + HookHeaders.SIGNATURE_TIMESTAMP_FIELD
+                + "\":\""
+                + timestamp + "\"}").getBytes(StandardCharsets.UTF_8);
     }
 
     private static long elapsed(long start) {

@@ -15,7 +15,6 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.hook.config.HookConfig;
-import com.convplatform.hook.delivery.DeliveryWorker;
 import com.convplatform.support.ApiKeyGuard;
 import com.convplatform.support.GroupCommit;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,13 +26,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 public class IntakeResource {
     private final IntakeService intake;
     private final HookConfig config;
-    private final DeliveryWorker worker;
     private final GroupCommit<IntakeService.Valid, IntakeService.Accepted> writer;
 
-    public IntakeResource(IntakeService intake, HookConfig config, DeliveryWorker worker) {
+    public IntakeResource(IntakeService intake, HookConfig config) {
         this.intake = intake;
         this.config = config;
-        this.worker = worker;
         // Events that arrive while a transaction is being written go in the next one together.
         this.writer = new GroupCommit<>("hook-intake-writer", 64, intake::acceptAll);
     }
@@ -54,11 +51,8 @@ public class IntakeResource {
             a = writer.submit(valid);
         } catch (RuntimeException raced) {
             // Two identical events at once on two replicas: the unique constraint let one in; answer with that one.
-            a = intake.find(valid.accountId(), valid.messageId()).map(e -> new IntakeService.Accepted(e.id, true))
+            a = intake.find(valid.accountId(), valid.messageId()).map(id -> new IntakeService.Accepted(id, true))
                     .orElseThrow(() -> raced);
-        }
-        if (!a.duplicate()) {
-            worker.wake(); // committed: deliver now rather than at the next poll
         }
         return a.duplicate()
                 ? Response.ok(Map.of("event_id", a.eventId(), "duplicate", true)).build()
