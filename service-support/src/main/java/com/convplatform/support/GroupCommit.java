@@ -69,17 +69,40 @@ public final class GroupCommit<T, R> implements AutoCloseable {
      * @throws RuntimeException the item's own failure (when written alone), unchanged
      */
     public R submit(T item) {
+        return await(submitAll(List.of(item)).get(0));
+    }
+
+    /**
+     * Queues the items together (they go in the same batches, in order, as far as {@code maxBatch} allows) and returns
+     * each one's result, complete once its batch has returned. {@link #await} waits for one.
+     */
+    public List<CompletableFuture<R>> submitAll(List<T> items) {
         if (!open) {
             throw new IllegalStateException("closed");
         }
-        CompletableFuture<R> f = new CompletableFuture<>();
-        queue.add(new Pending<>(item, f));
+        List<CompletableFuture<R>> out = new ArrayList<>(items.size());
+        List<Pending<T, R>> pending = new ArrayList<>(items.size());
+        for (T item : items) {
+            CompletableFuture<R> f = new CompletableFuture<>();
+            out.add(f);
+            pending.add(new Pending<>(item, f));
+        }
+        queue.addAll(pending);
         if (!open) {
-            // closed after the check above: the writer may have gone; write it here
+            // closed after the check above: the writer may have gone; write them here
             drainAlone();
         }
+        return out;
+    }
+
+    /**
+     * Waits for a result of {@link #submitAll}.
+     *
+     * @throws RuntimeException the item's own failure (when written alone), unchanged
+     */
+    public static <R> R await(CompletableFuture<R> result) {
         try {
-            return f.get();
+            return result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the commit", e);

@@ -150,6 +150,37 @@ class GroupCommitTest {
     }
 
     @Test
+    void itemsSubmittedTogetherShareBatchesInOrderAndABadOneFailsAlone() throws Exception {
+        FirstBatchHeld<Integer, Integer> batch = new FirstBatchHeld<>(items -> {
+            if (items.contains(13)) {
+                throw new IllegalArgumentException("13 is refused");
+            }
+            return items.stream().map(i -> i * 10).toList();
+        });
+        ExecutorService callers = Executors.newFixedThreadPool(1);
+        try (GroupCommit<Integer, Integer> commit = new GroupCommit<>("test-writer", 4, batch)) {
+            Future<Integer> first = callers.submit(() -> commit.submit(0));
+            assertTrue(batch.started.await(5, TimeUnit.SECONDS));
+            List<java.util.concurrent.CompletableFuture<Integer>> all = commit.submitAll(List.of(1, 2, 13, 4, 5, 6));
+            assertEquals(6, commit.queued());
+            batch.release.countDown();
+            assertEquals(0, first.get(5, TimeUnit.SECONDS));
+            assertEquals(10, GroupCommit.await(all.get(0)));
+            assertEquals(20, GroupCommit.await(all.get(1)));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> GroupCommit.await(all.get(2)));
+            assertEquals("13 is refused", e.getMessage());
+            assertEquals(40, GroupCommit.await(all.get(3)));
+            assertEquals(List.of(50, 60), List.of(GroupCommit.await(all.get(4)), GroupCommit.await(all.get(5))));
+        } finally {
+            callers.shutdownNow();
+        }
+        // [0]; [1, 2, 13, 4] fails, so each alone; then [5, 6]
+        assertEquals(List.of(List.of(0), List.of(1, 2, 13, 4), List.of(1), List.of(2), List.of(13), List.of(4),
+                List.of(5, 6)), batch.calls);
+    }
+
+    @Test
     void closeWritesWhatIsQueuedAndRefusesLaterItems() {
         List<Integer> written = Collections.synchronizedList(new ArrayList<>());
         GroupCommit<Integer, Integer> commit = new GroupCommit<>("test-writer", 8, items -> {
