@@ -154,10 +154,15 @@ public class DeliveryStore {
         }
     }
 
+    /**
+     * The oldest due deliveries. The order names both columns of the due index so that H2 reads it in order and stops
+     * at the limit (ordered by the due time alone it reads and sorts every pending row: 10 ms per claim with 100 000
+     * pending); PostgreSQL reads the index in order either way.
+     */
     private static final String SELECT_DUE = "select d.id from delivery d where d.status = 'PENDING'"
             + " and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until < ?)"
             + " and not exists (select 1 from endpoint_state s where s.account_id = d.account_id"
-            + " and s.disabled_at is not null) order by d.next_attempt_at limit ?";
+            + " and s.disabled_at is not null) order by d.status, d.next_attempt_at limit ?";
 
     /** An attempt's outcome, to be recorded. */
     public record Recorded(Claimed claimed, Outcome outcome) {

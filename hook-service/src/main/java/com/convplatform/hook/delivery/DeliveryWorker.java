@@ -132,6 +132,11 @@ public class DeliveryWorker {
         running = false;
         if (dispatcher != null) {
             dispatcher.interrupt();
+            try {
+                dispatcher.join(STOP_GRACE_SECONDS * 1000L); // a claim under way ends before the database closes
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         List<DeliveryStore.Claimed> waiting = new ArrayList<>();
         for (Lane lane : lanes.values()) {
