@@ -1,6 +1,9 @@
 package com.convplatform.hook.intake;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
@@ -15,15 +18,22 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.support.ApiException;
 import com.convplatform.support.ApiKeyGuard;
 import com.convplatform.support.GroupCommit;
+import com.convplatform.support.RequestIds;
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** {@code POST /internal/v1/events}: 202 once stored; the same (account_id, message_id) again is 200. */
+/**
+ * {@code POST /internal/v1/events}: 202 once stored; the same (account_id, message_id) again is 200. {@code POST
+ * /internal/v1/events/batch}: up to {@value #MAX_BATCH} events in one call, one result each.
+ */
 @Path("/internal/v1/events")
 @Singleton
 @Tag(name = "intake", description = "Service-to-service intake (Authorization: Bearer <hook.internal.api-key>)")
 public class IntakeResource {
+    static final int MAX_BATCH = 100;
+
     private final IntakeService intake;
     private final HookConfig config;
     private final GroupCommit<IntakeService.Valid, IntakeService.Accepted> writer;
@@ -46,16 +56,68 @@ public class IntakeResource {
     public Response accept(@HeaderParam("Authorization") String authorization, JsonNode event) {
         ApiKeyGuard.require(config.internal().apiKey(), authorization, "internal");
         IntakeService.Valid valid = intake.validate(event);
-        IntakeService.Accepted a;
-        try {
-            a = writer.submit(valid);
-        } catch (RuntimeException raced) {
-            // Two identical events at once on two replicas: the unique constraint let one in; answer with that one.
-            a = intake.find(valid.accountId(), valid.messageId()).map(id -> new IntakeService.Accepted(id, true))
-                    .orElseThrow(() -> raced);
-        }
+        IntakeService.Accepted a = stored(valid, writer.submitAll(List.of(valid)).get(0));
         return a.duplicate()
                 ? Response.ok(Map.of("event_id", a.eventId(), "duplicate", true)).build()
                 : Response.status(202).entity(Map.of("event_id", a.eventId())).build();
+    }
+
+    /**
+     * Several events in one call: {@code {"events": [event, ...]}}, 1 to {@value #MAX_BATCH}, each as for a single
+     * call plus an optional {@code request_id} (logged with its delivery instead of the call's X-Request-Id). 200
+     * {@code {"results": [...]}}, one per event in order: {@code {"status": 202, "event_id"}}, {@code {"status": 200,
+     * "event_id", "duplicate": true}} or {@code {"status": 400, "error_code", "error_message"}}. The valid events are
+     * stored whatever the others are; the answer comes once all of them are stored. Should storing fail, the call
+     * fails as a whole (5xx) and may be repeated: what was stored is then answered as a duplicate.
+     */
+    @POST
+    @Path("/batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response acceptBatch(@HeaderParam("Authorization") String authorization, JsonNode body) {
+        ApiKeyGuard.require(config.internal().apiKey(), authorization, "internal");
+        JsonNode events = body == null ? null : body.get("events");
+        if (events == null || !events.isArray() || events.isEmpty() || events.size() > MAX_BATCH) {
+            throw new ApiException(400, "INVALID_BATCH",
+                    "The body must be {\"events\": [...]} with 1 to " + MAX_BATCH + " events");
+        }
+        List<Object> results = new ArrayList<>(events.size());
+        List<IntakeService.Valid> valid = new ArrayList<>(events.size());
+        List<Integer> at = new ArrayList<>(events.size());
+        String callRequestId = RequestIds.current();
+        for (JsonNode e : events) {
+            try {
+                JsonNode id = e.get("request_id");
+                if (id != null && !id.isNull() && (!id.isTextual() || id.asText().length() > 64)) {
+                    throw new ApiException(400, "INVALID_REQUEST_ID", "request_id must be a string of at most 64"
+                            + " characters");
+                }
+                valid.add(intake.validate(e, id != null && id.isTextual() ? id.asText() : callRequestId));
+                at.add(results.size());
+                results.add(null);
+            } catch (ApiException refused) {
+                results.add(Map.of("status", 400, "error_code", refused.code(), "error_message", refused.getMessage()));
+            }
+        }
+        List<CompletableFuture<IntakeService.Accepted>> stored = writer.submitAll(valid);
+        for (int i = 0; i < valid.size(); i++) {
+            IntakeService.Accepted a = stored(valid.get(i), stored.get(i));
+            results.set(at.get(i), a.duplicate()
+                    ? Map.of("status", 200, "event_id", a.eventId(), "duplicate", true)
+                    : Map.of("status", 202, "event_id", a.eventId()));
+        }
+        return Response.ok(Map.of("results", results)).build();
+    }
+
+    /** The outcome of storing an event, once its batch has committed. */
+    private IntakeService.Accepted stored(IntakeService.Valid valid,
+            CompletableFuture<IntakeService.Accepted> result) {
+        try {
+            return GroupCommit.await(result);
+        } catch (RuntimeException raced) {
+            // Two identical events at once on two replicas: the unique constraint let one in; answer with that one.
+            return intake.find(valid.accountId(), valid.messageId()).map(id -> new IntakeService.Accepted(id, true))
+                    .orElseThrow(() -> raced);
+        }
     }
 }

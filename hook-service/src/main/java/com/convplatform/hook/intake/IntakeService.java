@@ -75,8 +75,16 @@ public class IntakeService {
     public record Valid(String accountId, long messageId, Map<String, Object> payload, String requestId) {
     }
 
-    /** Validates; throws {@link ApiException} 400 naming the field. */
+    /** Validates an event of the intake call itself; throws {@link ApiException} 400 naming the field. */
     public Valid validate(JsonNode in) {
+        return validate(in, RequestIds.current());
+    }
+
+    /**
+     * Validates; throws {@link ApiException} 400 naming the field. {@code requestId} is logged with the delivery (the
+     * intake call's, or the one a batch gives for the event).
+     */
+    public Valid validate(JsonNode in, String requestId) {
         if (in == null || !in.isObject()) {
             throw bad("INVALID_EVENT", "The event must be a JSON object");
         }
@@ -104,7 +112,7 @@ public class IntakeService {
         payload.put("sender", sender);
         payload.put("timestamp", timestamp);
         payload.put("metadata", metadata == null || metadata.isNull() ? Map.of() : metadata);
-        return new Valid(accountId, messageId, payload, RequestIds.current());
+        return new Valid(accountId, messageId, payload, requestId);
     }
 
     /**

@@ -324,6 +324,77 @@ public class HookDeliveryTest {
     }
 
     @Test
+    void aBatchIsStoredEventByEventWithOneResultEachInOrder() throws Exception {
+        String a = account();
+        String b = account();
+        String c = account();
+        String earlier = intake(event(a, 1), 202);
+        Map<String, Object> withoutUser = event(b, 1);
+        withoutUser.remove("user_id");
+        Map<String, Object> traced = event(c, 1);
+        traced.put("request_id", "event-req-c");
+        List<Object> events = List.of(event(a, 1), event(a, 2), event(a, 2), withoutUser, event(b, 2), "not an event",
+                traced);
+        io.restassured.response.Response r = given().header("Authorization", INTERNAL)
+                .header("X-Request-Id", "batch-call").contentType(ContentType.JSON).body(Map.of("events", events))
+                .post("/internal/v1/events/batch");
+        r.then().statusCode(200).body("results.size()", equalTo(7))
+                .body("results.status", equalTo(List.of(200, 202, 200, 400, 202, 400, 202)))
+                .body("results[0].event_id", equalTo(earlier)).body("results[0].duplicate", equalTo(true))
+                .body("results[3].error_code", equalTo("MISSING_FIELD"))
+                .body("results[3].error_message", org.hamcrest.Matchers.containsString("user_id"))
+                .body("results[5].error_code", equalTo("INVALID_EVENT"));
+        assertEquals(r.jsonPath().getString("results[1].event_id"), r.jsonPath().getString("results[2].event_id"),
+                "the same message twice in one batch is one event");
+        assertEquals(Boolean.TRUE, r.jsonPath().get("results[2].duplicate"));
+        awaitHooks(a, 2);
+        awaitHooks(b, 1);
+        awaitHooks(c, 1);
+        Thread.sleep(800);
+        assertEquals(List.of(1L, 2L), received(a).stream().map(h -> messageId(h)).sorted().toList());
+        assertEquals(List.of(2L), received(b).stream().map(h -> messageId(h)).toList());
+        assertEquals("batch-call", HookPlatformResource.LOOKUP_REQUEST_IDS.get(b));
+        assertEquals("event-req-c", HookPlatformResource.LOOKUP_REQUEST_IDS.get(c));
+    }
+
+    private static long messageId(Received hook) {
+        try {
+            return JSON.readTree(hook.body()).get("message_id").asLong();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aBatchCallThatIsNotABatchIsRefusedAndChangesNothing() {
+        String account = account();
+        Map<String, Object> batch = Map.of("events", List.of(event(account, 1)));
+        given().contentType(ContentType.JSON).body(batch).post("/internal/v1/events/batch").then().statusCode(401)
+                .body("error_code", equalTo("UNAUTHORIZED"));
+        List<Map<String, Object>> tooMany = new java.util.ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            tooMany.add(event(account, 1000 + i));
+        }
+        Map<String, Object> badRequestId = event(account, 2);
+        badRequestId.put("request_id", 7);
+        for (Object body : List.of(List.of(event(account, 1)), Map.of("events", List.of()),
+                Map.of("events", event(account, 1)), Map.of("other", 1), Map.of("events", tooMany))) {
+            given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(body)
+                    .post("/internal/v1/events/batch").then().statusCode(400)
+                    .body("error_code", equalTo("INVALID_BATCH"))
+                    .body("error_message", org.hamcrest.Matchers.containsString("1 to 100 events"));
+        }
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body("{\"events\": [")
+                .post("/internal/v1/events/batch").then().statusCode(400);
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON)
+                .body(Map.of("events", List.of(badRequestId))).post("/internal/v1/events/batch").then()
+                .statusCode(200).body("results[0].status", equalTo(400))
+                .body("results[0].error_code", equalTo("INVALID_REQUEST_ID"));
+        given().header("Authorization", OPERATOR).queryParam("account_id", account).get("/admin/v1/deliveries")
+                .then().statusCode(200).body("size()", equalTo(0));
+    }
+
+    @Test
     void theOperatorApiNeedsItsKey() {
         given().get("/admin/v1/deliveries").then().statusCode(401).body("error_code", equalTo("UNAUTHORIZED"));
         given().header("Authorization", INTERNAL).get("/admin/v1/deliveries").then().statusCode(401);
