@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -63,14 +65,25 @@ public final class HookLoadTest {
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong lastArrival = new AtomicLong();
     private final AtomicInteger checked = new AtomicInteger();
+    /**
+     * At saturation, events accepted but not yet delivered: at most {@value #WINDOW}. Intake takes events much faster
+     * than they can be delivered (above all in batches), so an unbounded closed loop would measure intake and leave a
+     * backlog for the next phase; the window keeps the service full and its queue bounded.
+     */
+    private final Semaphore window = new Semaphore(WINDOW);
+    private volatile boolean windowed;
+    private static final int WINDOW = 1024;
     private final AtomicLong badSignatures = new AtomicLong();
     private volatile long[] latencies = new long[0];
     private final AtomicInteger latencyCount = new AtomicInteger();
     private volatile PublicKey hookKey;
     private final int receiverPort;
+    /** Events per intake call: 1 posts each to /internal/v1/events, more use /internal/v1/events/batch. */
+    private final int batch;
 
-    private HookLoadTest(int receiverPort) {
+    private HookLoadTest(int receiverPort, int batch) {
         this.receiverPort = receiverPort;
+        this.batch = batch;
     }
 
     public static void main(String[] args) throws Exception {
@@ -81,7 +94,8 @@ public final class HookLoadTest {
         int workers = Integer.getInteger("workers", 8);
         int seconds = Integer.getInteger("seconds", 15);
         int warmup = Integer.getInteger("warmup", 60);
-        HookLoadTest t = new HookLoadTest(receiverPort);
+        int batch = Integer.getInteger("batch", 1);
+        HookLoadTest t = new HookLoadTest(receiverPort, batch);
         ExecutorService receiverPool = Executors.newFixedThreadPool(32);
         HttpServer receiver = t.startReceiver(receiverPool);
         // HTTP/1.1: many connections, as many intake callers would open (not one multiplexed HTTP/2 connection).
@@ -89,8 +103,9 @@ public final class HookLoadTest {
                 .connectTimeout(Duration.ofSeconds(5)).build();
         try {
             t.hookKey = publishedKey(http, base);
-            System.out.printf("hook-service load test: %s, %d accounts, %d intake workers, %d s per phase%n", base,
-                    accounts, workers, seconds);
+            System.out.printf("hook-service load test: %s, %d accounts, %d intake workers, %d s per phase, %s%n",
+                    base, accounts, workers, seconds,
+                    batch == 1 ? "one event per intake call" : batch + " events per intake call (batch intake)");
             // Warm-up: the JIT compiles the service's intake and delivery paths. On two cores C2 keeps compiling for
             // well over a minute of load; a short warm-up measures the compiler, not the service.
             System.out.printf("warming up for %d s%n", warmup);
@@ -151,10 +166,16 @@ public final class HookLoadTest {
         latencyCount.set(0);
     }
 
-    /** W workers, closed loop, as fast as intake answers. Message ids start at {@code idBase}. */
+    /**
+     * W workers, closed loop, as fast as intake answers while at most {@value #WINDOW} events are undelivered. Message
+     * ids start at {@code idBase}.
+     */
     Phase saturate(String base, String key, int accounts, int workers, int seconds, long idBase)
             throws Exception {
         reset(4_000_000);
+        window.drainPermits();
+        window.release(WINDOW);
+        windowed = true;
         AtomicLong next = new AtomicLong(idBase);
         AtomicLong errors = new AtomicLong();
         long start = System.nanoTime();
@@ -165,11 +186,11 @@ public final class HookLoadTest {
             fs.add(pool.submit(() -> {
                 try (Http1Connection intake = new Http1Connection(URI.create(base), 30_000)) {
                     while (System.nanoTime() < end) {
-                        long id = next.getAndIncrement();
-                        sentAt.put(id, System.nanoTime());
-                        if (!send(intake, key, accounts, id)) {
-                            sentAt.remove(id);
-                            errors.incrementAndGet();
+                        if (!window.tryAcquire(batch, 100, TimeUnit.MILLISECONDS)) {
+                            continue;
+                        }
+                        if (!sendCall(intake, key, accounts, next.getAndAdd(batch), System.nanoTime(), errors)) {
+                            window.release(batch);
                         }
                     }
                 }
@@ -183,11 +204,12 @@ public final class HookLoadTest {
     Phase paced(String base, String key, int accounts, int workers, int seconds, double rate,
             long idBase) throws Exception {
         reset((int) (rate * seconds * 2) + 1000);
+        windowed = false;
         AtomicLong next = new AtomicLong(idBase);
         AtomicLong errors = new AtomicLong();
         long start = System.nanoTime();
         long end = start + seconds * 1_000_000_000L;
-        long interval = (long) (1e9 * workers / rate);
+        long interval = (long) (1e9 * workers * batch / rate);
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         List<Future<?>> fs = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
@@ -199,12 +221,7 @@ public final class HookLoadTest {
                         if (wait > 0) {
                             Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                         }
-                        long id = next.getAndIncrement();
-                        sentAt.put(id, due);
-                        if (!send(intake, key, accounts, id)) {
-                            sentAt.remove(id);
-                            errors.incrementAndGet();
-                        }
+                        sendCall(intake, key, accounts, next.getAndAdd(batch), due, errors);
                     }
                 }
                 return null;
@@ -242,19 +259,65 @@ public final class HookLoadTest {
         return LoadMeasure.percentileMs(l, q);
     }
 
-    /** One event to intake over the worker's keep-alive connection (a cheap client: it shares the cores). */
-    private static boolean send(Http1Connection intake, String key, int accounts, long id) {
-        String body = "{\"account_id\":\"load-" + (id % accounts) + "\",\"user_id\":\"u" + (id % 1000)
+    /**
+     * One intake call with the events {@code first} to {@code first + batch - 1}, sent at {@code sent}; false when
+     * any was not accepted (counted as errors, and none of the call's events is waited for).
+     */
+    private boolean sendCall(Http1Connection intake, String key, int accounts, long first, long sent,
+            AtomicLong errors) {
+        for (long id = first; id < first + batch; id++) {
+            sentAt.put(id, sent);
+        }
+        int refused = batch == 1 ? send(intake, key, accounts, first) : sendBatch(intake, key, accounts, first);
+        if (refused > 0) {
+            for (long id = first; id < first + batch; id++) {
+                sentAt.remove(id);
+            }
+            errors.addAndGet(refused);
+        }
+        return refused == 0;
+    }
+
+    private static String event(int accounts, long id) {
+        return "{\"account_id\":\"load-" + (id % accounts) + "\",\"user_id\":\"u" + (id % 1000)
                 + "\",\"conversation_number\":" + (id % 97) + ",\"message_body\":\"{\\\"text\\\":\\\"load test message "
                 + id + "\\\",\\\"type\\\":\\\"TEXT\\\"}\",\"message_id\":" + id
                 + ",\"sender\":\"user\",\"timestamp\":\""
                 + Instant.now() + "\",\"metadata\":{\"channel\":\"load\"}}";
+    }
+
+    /** One event to intake over the worker's keep-alive connection (a cheap client: it shares the cores); 1 if refused. */
+    private static int send(Http1Connection intake, String key, int accounts, long id) {
         try {
             return intake.post("/internal/v1/events",
                     Map.of("Authorization", "Bearer " + key, "Content-Type", "application/json"),
-                    body.getBytes(StandardCharsets.UTF_8)).status() == 202;
+                    event(accounts, id).getBytes(StandardCharsets.UTF_8)).status() == 202 ? 0 : 1;
         } catch (IOException e) {
-            return false;
+            return 1;
+        }
+    }
+
+    /** {@code batch} events in one batch intake call; the number not accepted (all when the call failed). */
+    private int sendBatch(Http1Connection intake, String key, int accounts, long first) {
+        StringBuilder body = new StringBuilder("{\"events\":[");
+        for (long id = first; id < first + batch; id++) {
+            body.append(id == first ? "" : ",").append(event(accounts, id));
+        }
+        body.append("]}");
+        try {
+            Http1Connection.Response r = intake.post("/internal/v1/events/batch",
+                    Map.of("Authorization", "Bearer " + key, "Content-Type", "application/json"),
+                    body.toString().getBytes(StandardCharsets.UTF_8));
+            if (r.status() != 200) {
+                return batch;
+            }
+            int accepted = 0;
+            for (com.fasterxml.jackson.databind.JsonNode result : JSON.readTree(r.body()).get("results")) {
+                accepted += result.get("status").asInt() == 202 ? 1 : 0;
+            }
+            return batch - accepted;
+        } catch (IOException e) {
+            return batch;
         }
     }
 
@@ -290,6 +353,9 @@ public final class HookLoadTest {
             }
             delivered.incrementAndGet();
             lastArrival.accumulateAndGet(now, Math::max);
+            if (windowed) {
+                window.release();
+            }
         }
         if (checked.get() < CHECKED_SIGNATURES && checked.incrementAndGet() <= CHECKED_SIGNATURES) {
             try {
