@@ -24,7 +24,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * management-service's JWKS and hook-service's intake, as loopback stand-ins: the JWKS publishes a key generated
- * here (tokens are signed with it in the tests), and the intake records events and can be switched to 503.
+ * here (tokens are signed with it in the tests), and the intake (single and batch, as hook-service answers them)
+ * records events; it can be switched to 503, can refuse chosen message ids, and can play a hook-service without the
+ * batch intake (404).
  */
 public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
     public static final String KID = "test-kid";
@@ -35,6 +37,13 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
     /** X-Request-Id sent with each event body (absent: no header). */
     public static final java.util.Map<String, String> EVENT_REQUEST_IDS = new java.util.concurrent.ConcurrentHashMap<>();
     public static volatile boolean intakeDown;
+    /** Plays a hook-service that has no batch intake yet: 404 on the batch path. */
+    public static volatile boolean noBatchIntake;
+    /** The intake refuses (400 INVALID_EVENT), in a batch or alone, an event whose JSON holds one of these. */
+    public static final java.util.Set<String> REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Calls to the single intake and to the batch intake. */
+    public static final java.util.concurrent.atomic.AtomicInteger SINGLE_CALLS = new java.util.concurrent.atomic.AtomicInteger();
+    public static final java.util.concurrent.atomic.AtomicInteger BATCH_CALLS = new java.util.concurrent.atomic.AtomicInteger();
     static HttpServer server;
     static final ObjectMapper JSON = new ObjectMapper();
 
@@ -53,6 +62,7 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
             server.setExecutor(Executors.newFixedThreadPool(4));
             server.createContext("/jwks.json", ex -> JsonExchanges.respond(ex, 200, jwks()));
             server.createContext("/internal/v1/events", PlatformStubs::intake);
+            server.createContext("/internal/v1/events/batch", PlatformStubs::batchIntake);
             server.start();
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
             return Map.of("upload.jwks-url", base + "/jwks.json", "upload.hook-service.url", base,
@@ -64,6 +74,7 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
 
     private static void intake(HttpExchange ex) throws IOException {
         String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        SINGLE_CALLS.incrementAndGet();
         if (intakeDown) {
             JsonExchanges.respond(ex, 503, "{}");
         } else if (!"Bearer test-internal-key".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
@@ -73,9 +84,52 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
             if (requestId != null) {
                 EVENT_REQUEST_IDS.put(body, requestId);
             }
+            if (refused(body)) {
+                JsonExchanges.respond(ex, 400, "{\"error_code\":\"INVALID_EVENT\",\"error_message\":\"refused\"}");
+                return;
+            }
             EVENTS.add(body);
             JsonExchanges.respond(ex, 202, "{\"event_id\":\"e\"}");
         }
+    }
+
+    private static boolean refused(String event) {
+        return REFUSED.stream().anyMatch(event::contains);
+    }
+
+    /** {"events": [...]} with an optional request_id in each; one result per event, as hook-service answers. */
+    private static void batchIntake(HttpExchange ex) throws IOException {
+        byte[] body = ex.getRequestBody().readAllBytes();
+        BATCH_CALLS.incrementAndGet();
+        if (noBatchIntake) {
+            JsonExchanges.respond(ex, 404, "{}");
+            return;
+        }
+        if (intakeDown) {
+            JsonExchanges.respond(ex, 503, "{}");
+            return;
+        }
+        if (!"Bearer test-internal-key".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
+            JsonExchanges.respond(ex, 401, "{}");
+            return;
+        }
+        com.fasterxml.jackson.databind.node.ArrayNode results = JSON.createArrayNode();
+        for (com.fasterxml.jackson.databind.JsonNode e : JSON.readTree(body).get("events")) {
+            if (!e.isObject() || refused(e.toString())) {
+                results.addObject().put("status", 400).put("error_code", "INVALID_EVENT").put("error_message",
+                        "refused");
+                continue;
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode event = (com.fasterxml.jackson.databind.node.ObjectNode) e;
+            com.fasterxml.jackson.databind.JsonNode requestId = event.remove("request_id");
+            String text = JSON.writeValueAsString(event);
+            if (requestId != null) {
+                EVENT_REQUEST_IDS.put(text, requestId.asText());
+            }
+            EVENTS.add(text);
+            results.addObject().put("status", 202).put("event_id", "e");
+        }
+        JsonExchanges.respond(ex, 200, JSON.createObjectNode().set("results", results).toString());
     }
 
     private static String jwks() {

@@ -1,5 +1,6 @@
 package com.convplatform.upload.handoff;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,10 @@ import jakarta.transaction.Transactional;
 
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.config.UploadConfig;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -30,10 +36,13 @@ import io.quarkus.scheduler.Scheduled;
  * is down the upload has still succeeded, and the event goes out once it is back (backoff 1 s doubling to 5 min).
  * At least once: hook-service accepts the same (account_id, message_id) only once.
  * <p>
- * Every poll drains what is due, in batches of {@value #BATCH} posted at once. A batch is claimed first: its events
- * get this sender's token and their next attempt moves {@link #LEASE} ahead, so the sender of another replica skips
- * them; if this replica dies while posting, they are due again when the lease runs out. A batch with a failure ends
- * the poll (hook-service is in trouble); the failed events wait for their backoff.
+ * Every poll drains what is due, in batches of {@value #BATCH}, each posted in one call to hook-service's batch intake
+ * ({@code POST /internal/v1/events/batch}), which answers for each event; each event keeps the X-Request-Id of its
+ * upload as its {@code request_id}. A hook-service without the batch intake (404: an older version, the services are
+ * deployed independently) gets the batch's events one call each, as before. A batch is claimed first: its events get
+ * this sender's token and their next attempt moves {@link #LEASE} ahead, so the sender of another replica skips them;
+ * if this replica dies while posting, they are due again when the lease runs out. A batch with a failure ends the poll
+ * (hook-service is in trouble, or refused an event); the failed events wait for their backoff.
  */
 @ApplicationScoped
 public class OutboxSender {
@@ -43,14 +52,16 @@ public class OutboxSender {
 
     private final UploadConfig config;
     private final Clock clock;
+    private final ObjectMapper json;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(3)).followRedirects(HttpClient.Redirect.NEVER).build();
     private final Counter sentCounter;
     private final Counter failedCounter;
 
-    public OutboxSender(UploadConfig config, Clock clock, MeterRegistry metrics) {
+    public OutboxSender(UploadConfig config, Clock clock, MeterRegistry metrics, ObjectMapper json) {
         this.config = config;
         this.clock = clock;
+        this.json = json;
         Gauge.builder("upload.outbox.pending", this, OutboxSender::pending)
                 .description("Logged messages not yet accepted by hook-service").register(metrics);
         this.sentCounter = Counter.builder("upload.handoff.sent").description("Events accepted by hook-service")
@@ -67,14 +78,11 @@ public class OutboxSender {
             if (batch.isEmpty()) {
                 return;
             }
-            List<CompletableFuture<String>> answers = new ArrayList<>(batch.size());
-            for (HookOutbox o : batch) {
-                answers.add(post(o));
-            }
+            List<String> errors = postBatch(batch);
             List<String> sent = new ArrayList<>();
             Map<String, String> failed = new LinkedHashMap<>();
             for (int i = 0; i < batch.size(); i++) {
-                String error = answers.get(i).join();
+                String error = errors.get(i);
                 if (error == null) {
                     sent.add(batch.get(i).id);
                 } else {
@@ -86,6 +94,73 @@ public class OutboxSender {
             failedCounter.increment(failed.size());
             failures = !failed.isEmpty();
         }
+    }
+
+    /**
+     * Posts the events in one batch intake call; returns, per event in order, null when hook-service accepted it (or
+     * had already), else the reason.
+     */
+    private List<String> postBatch(List<HookOutbox> batch) {
+        ArrayNode events = json.createArrayNode();
+        for (HookOutbox o : batch) {
+            try {
+                ObjectNode event = (ObjectNode) json.readTree(o.payload);
+                if (o.requestId != null) {
+                    event.put("request_id", o.requestId);
+                }
+                events.add(event);
+            } catch (IOException | ClassCastException e) {
+                // written by this service as a JSON object: only a damaged row gets here
+                events.add(json.getNodeFactory().textNode(o.payload));
+            }
+        }
+        HttpResponse<String> r;
+        try {
+            HttpRequest request = HttpRequest
+                    .newBuilder(URI.create(config.hookService().url() + "/internal/v1/events/batch"))
+                    .timeout(POST_TIMEOUT).header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + config.hookService().internalApiKey().orElse(""))
+                    .POST(HttpRequest.BodyPublishers.ofString(json.createObjectNode().set("events", events).toString()))
+                    .build();
+            r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return Collections.nCopies(batch.size(), "hook-service unreachable: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Collections.nCopies(batch.size(), "interrupted while posting to hook-service");
+        }
+        if (r.statusCode() == 404) {
+            return postEach(batch);
+        }
+        if (r.statusCode() != 200) {
+            return Collections.nCopies(batch.size(), "hook-service answered " + r.statusCode());
+        }
+        List<String> out = new ArrayList<>(batch.size());
+        try {
+            JsonNode results = json.readTree(r.body()).get("results");
+            for (int i = 0; i < batch.size(); i++) {
+                JsonNode result = results == null ? null : results.get(i);
+                int status = result == null ? 0 : result.path("status").asInt();
+                out.add(status == 200 || status == 202
+                        ? null
+                        : result == null
+                                ? "hook-service gave no result for this event"
+                                : "hook-service refused the event: " + result.path("error_code").asText() + " "
+                                        + result.path("error_message").asText());
+            }
+        } catch (IOException e) {
+            return Collections.nCopies(batch.size(), "hook-service's answer is not JSON: " + e.getMessage());
+        }
+        return out;
+    }
+
+    /** The events one call each (a hook-service without the batch intake). */
+    private List<String> postEach(List<HookOutbox> batch) {
+        List<CompletableFuture<String>> answers = new ArrayList<>(batch.size());
+        for (HookOutbox o : batch) {
+            answers.add(post(o));
+        }
+        return answers.stream().map(CompletableFuture::join).toList();
     }
 
     /** Posts one event; completes with null when hook-service accepted it, else with the reason. */
@@ -113,9 +188,11 @@ public class OutboxSender {
     List<HookOutbox> claim() {
         for (int attempt = 0; attempt < 5; attempt++) {
             Instant now = clock.instant();
+            // Ordered by both columns of the due index, so that H2 walks it and stops at the batch; ordered by the due
+            // time alone it sorted every unsent row (20 ms a claim with 100 000 unsent). PostgreSQL plans both alike.
             List<String> due = HookOutbox.getEntityManager()
                     .createQuery("select o.id from HookOutbox o where o.sentAt is null and o.nextAttemptAt <= ?1"
-                            + " order by o.nextAttemptAt", String.class)
+                            + " order by o.sentAt, o.nextAttemptAt", String.class)
                     .setParameter(1, now).setMaxResults(BATCH).getResultList();
             if (due.isEmpty()) {
                 return List.of();

@@ -56,6 +56,8 @@ class UploadTest {
         given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
                 .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users");
         PlatformStubs.intakeDown = false;
+        PlatformStubs.noBatchIntake = false;
+        PlatformStubs.REFUSED.clear();
     }
 
     static byte[] withHead(byte[] head, int size) {
@@ -335,6 +337,38 @@ class UploadTest {
         PlatformStubs.intakeDown = false;
         await().atMost(Duration.ofSeconds(15))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("\"message_id\":" + id + ",")));
+    }
+
+    @Test
+    void eventsGoToTheBatchIntakeAndAnOlderHookServiceGetsThemOneCallEach() {
+        int single = PlatformStubs.SINGLE_CALLS.get();
+        int batches = PlatformStubs.BATCH_CALLS.get();
+        String url = upload(authed(), "1", "batched.png", PNG, "image/png").statusCode(200).extract().path("file_url");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
+        assertTrue(PlatformStubs.BATCH_CALLS.get() > batches, "sent through the batch intake");
+        assertEquals(single, PlatformStubs.SINGLE_CALLS.get(), "no single intake call while the batch intake is there");
+
+        PlatformStubs.noBatchIntake = true; // 404 on the batch path, as a hook-service without it answers
+        String alone = upload(authed(), "1", "alone.png", PNG, "image/png").statusCode(200).extract().path("file_url");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(alone)));
+        assertTrue(PlatformStubs.SINGLE_CALLS.get() > single, "sent through the single intake");
+    }
+
+    @Test
+    void anEventHookServiceRefusesWaitsForItsBackoffWhileTheOthersGoOn() {
+        PlatformStubs.REFUSED.add("refused-once.png");
+        String refused = upload(authed(), "1", "refused-once.png", PNG, "image/png").statusCode(200).extract()
+                .path("file_url");
+        String other = upload(authed(), "1", "accepted.png", PNG, "image/png").statusCode(200).extract()
+                .path("file_url");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(other)));
+        assertTrue(PlatformStubs.EVENTS.stream().noneMatch(e -> e.contains(refused)));
+        PlatformStubs.REFUSED.clear(); // hook-service takes it now: it goes out at its next attempt
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(refused)));
     }
 
     @Test
