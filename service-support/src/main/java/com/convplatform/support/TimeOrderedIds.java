@@ -1,0 +1,36 @@
+package com.convplatform.support;
+
+import java.security.SecureRandom;
+import java.util.UUID;
+
+/**
+ * Row ids that sort by creation time: UUID version 7 (RFC 9562, section 5.7), 48 bits of Unix milliseconds followed by
+ * 74 random bits, in the usual 36-character form.
+ * <p>
+ * Rows inserted together land next to each other in every index keyed by such an id (primary keys and the foreign-key
+ * indexes that point at them), so a commit rewrites a few index pages at the right-hand edge instead of one random page
+ * per row and per index. With random (version 4) ids, H2 spent more than twice the CPU on the same inserts and
+ * updates, and PostgreSQL's B-trees suffer the same way.
+ * <p>
+ * Not for anything whose id must be unguessable (stored files' ids stay version 4): these ids reveal when the row was
+ * made, and their random part is 74 bits rather than 122.
+ */
+public final class TimeOrderedIds {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private TimeOrderedIds() {
+    }
+
+    /** A new id stamped with the current time. */
+    public static String next() {
+        return next(System.currentTimeMillis());
+    }
+
+    static String next(long epochMillis) {
+        long randA = RANDOM.nextInt() & 0xfffL;
+        long randB = RANDOM.nextLong() & 0x3fffffffffffffffL;
+        long high = (epochMillis & 0xffffffffffffL) << 16 | 0x7000L | randA;
+        long low = 0x8000000000000000L | randB;
+        return new UUID(high, low).toString();
+    }
+}
