@@ -30,6 +30,7 @@ import org.jboss.logging.Logger;
 
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.support.AfterCommit;
+import com.convplatform.support.TimeOrderedIds;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -193,7 +194,7 @@ public class DeliveryStore {
                     String error = o.error() == null
                             ? null
                             : o.error().substring(0, Math.min(o.error().length(), 1000));
-                    attempt.setString(1, UUID.randomUUID().toString());
+                    attempt.setString(1, TimeOrderedIds.next());
                     attempt.setString(2, cl.id());
                     attempt.setInt(3, cl.attempt());
                     attempt.setObject(4, utc(started));

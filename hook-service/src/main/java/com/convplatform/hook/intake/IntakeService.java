@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 
 import javax.sql.DataSource;
 
@@ -32,6 +31,7 @@ import com.convplatform.hook.delivery.DeliveryWorker;
 import com.convplatform.support.AfterCommit;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.RequestIds;
+import com.convplatform.support.TimeOrderedIds;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -151,7 +151,7 @@ public class IntakeService {
                     out.add(new Accepted(existing, true));
                     continue;
                 }
-                String id = UUID.randomUUID().toString();
+                String id = TimeOrderedIds.next();
                 inThisBatch.put(key, id);
                 out.add(new Accepted(id, false));
                 fresh.add(v);
@@ -178,7 +178,7 @@ public class IntakeService {
                 event.setObject(5, at);
                 event.setString(6, v.requestId());
                 event.addBatch();
-                String deliveryId = UUID.randomUUID().toString();
+                String deliveryId = TimeOrderedIds.next();
                 boolean mine = i++ < direct;
                 delivery.setString(1, deliveryId);
                 delivery.setString(2, eventId);

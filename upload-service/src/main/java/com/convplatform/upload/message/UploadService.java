@@ -19,7 +19,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import javax.sql.DataSource;
 
@@ -32,6 +31,7 @@ import com.convplatform.support.ApiException;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.SqlExists;
+import com.convplatform.support.TimeOrderedIds;
 import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.storage.FileStore;
@@ -235,7 +235,7 @@ public class UploadService {
                     m.messageId = key.getLong(1);
                 }
                 String fileUrl = config.publicBaseUrl() + "/files/" + m.fileId + "/" + m.fileName;
-                outbox.setString(1, UUID.randomUUID().toString());
+                outbox.setString(1, TimeOrderedIds.next());
                 outbox.setLong(2, m.messageId);
                 outbox.setString(3, event(m, fileUrl));
                 outbox.setString(4, u.requestId());
