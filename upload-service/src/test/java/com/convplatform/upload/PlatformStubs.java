@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.convplatform.crypto.pki.EcJwk;
 import com.convplatform.crypto.pki.KeyPairs;
@@ -42,8 +43,8 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
     /** The intake refuses (400 INVALID_EVENT), in a batch or alone, an event whose JSON holds one of these. */
     public static final java.util.Set<String> REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Calls to the single intake and to the batch intake. */
-    public static final java.util.concurrent.atomic.AtomicInteger SINGLE_CALLS = new java.util.concurrent.atomic.AtomicInteger();
-    public static final java.util.concurrent.atomic.AtomicInteger BATCH_CALLS = new java.util.concurrent.atomic.AtomicInteger();
+    public static final AtomicInteger SINGLE_CALLS = new AtomicInteger();
+    public static final AtomicInteger BATCH_CALLS = new AtomicInteger();
     static HttpServer server;
     static final ObjectMapper JSON = new ObjectMapper();
 

@@ -297,7 +297,8 @@ public final class UploadLoadTest {
     private void checkHandOff(long accepted) throws InterruptedException {
         boolean all = awaitHandOff(accepted + 3);
         System.out.printf(Locale.ROOT, "check: every upload (warm-up included) handed on to the hook intake: %s (%d"
-                + " accepted, %d events)%n", all ? "yes" : "NO", accepted + 3, PlatformStubs.EVENTS.size());
+                + " accepted, %d events in %d batch calls and %d single calls)%n", all ? "yes" : "NO", accepted + 3,
+                PlatformStubs.EVENTS.size(), PlatformStubs.BATCH_CALLS.get(), PlatformStubs.SINGLE_CALLS.get());
         failed |= !all;
     }
 
