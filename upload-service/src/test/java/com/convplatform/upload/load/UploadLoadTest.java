@@ -108,8 +108,10 @@ public final class UploadLoadTest {
                 // The service hands each upload on after answering; let it finish that before the ceiling is measured
                 // on the same cores, so that neither run pays for the other's work.
                 test.awaitHandOff(accepted);
+                settle();
                 Phase ceiling = test.run("ceiling", sink.request(body), size, workers, seconds);
                 deleteAll(sinkDir);
+                settle();
                 Phase service = test.run("service", test.serviceUpload(body), size, workers, seconds);
                 accepted += service.ok();
                 rows.add(row(size, ceiling));
@@ -322,6 +324,19 @@ public final class UploadLoadTest {
         out.write(file);
         out.write(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
         return out.toByteArray();
+    }
+
+    /**
+     * Writes every dirty page to disk before a measured phase. Each phase writes gigabytes (the ceiling 10 GB and more
+     * at 100 KB); without this the next phase shares the cores and the disk with the kernel writing back the last
+     * one's files. Where {@code sync} is missing the phase runs without it.
+     */
+    private static void settle() throws InterruptedException {
+        try {
+            new ProcessBuilder("sync").inheritIO().start().waitFor();
+        } catch (IOException e) {
+            System.out.println("note: could not run sync (" + e.getMessage() + "); phases may share write-back");
+        }
     }
 
     private static void deleteAll(Path dir) throws IOException {
