@@ -80,12 +80,12 @@ class OutboxClaimTest {
         int senders = 4;
         ExecutorService pool = Executors.newFixedThreadPool(senders);
         CountDownLatch go = new CountDownLatch(1);
-        List<Future<List<HookOutbox>>> claims = new ArrayList<>();
+        List<Future<List<OutboxSender.Claimed>>> claims = new ArrayList<>();
         for (int s = 0; s < senders; s++) {
-            Callable<List<HookOutbox>> claimAll = () -> {
+            Callable<List<OutboxSender.Claimed>> claimAll = () -> {
                 go.await();
-                List<HookOutbox> mine = new ArrayList<>();
-                for (List<HookOutbox> batch = sender.claim(); !batch.isEmpty(); batch = sender.claim()) {
+                List<OutboxSender.Claimed> mine = new ArrayList<>();
+                for (List<OutboxSender.Claimed> batch = sender.claim(); !batch.isEmpty(); batch = sender.claim()) {
                     mine.addAll(batch);
                 }
                 return mine;
@@ -96,10 +96,11 @@ class OutboxClaimTest {
         go.countDown();
         Set<String> seen = new HashSet<>();
         int total = 0;
-        for (Future<List<HookOutbox>> f : claims) {
-            for (HookOutbox o : f.get()) {
-                assertTrue(seen.add(o.id), "claimed twice: " + o.id);
-                assertNotNull(o.claimToken);
+        for (Future<List<OutboxSender.Claimed>> f : claims) {
+            for (OutboxSender.Claimed claimed : f.get()) {
+                assertTrue(seen.add(claimed.id()), "claimed twice: " + claimed.id());
+                HookOutbox o = row(claimed.id());
+                assertNotNull(o.claimToken, "a claimed row names its claim");
                 assertFalse(o.nextAttemptAt.isBefore(before.plus(OutboxSender.LEASE).minusSeconds(1)),
                         "a claimed event is not due again before the lease runs out");
                 total++;
@@ -107,7 +108,7 @@ class OutboxClaimTest {
         }
         pool.shutdown();
         assertTrue(total > 0 && seen.stream().anyMatch(created::contains), "the senders claimed the events");
-        assertTrue(sender.claim().stream().noneMatch(o -> created.contains(o.id)),
+        assertTrue(sender.claim().stream().noneMatch(o -> created.contains(o.id())),
                 "nothing claimed is claimable again during its lease");
     }
 
@@ -119,6 +120,11 @@ class OutboxClaimTest {
             Thread.sleep(100);
         }
         assertEquals(0, unsent(created), "every event of the backlog was accepted by the intake");
+    }
+
+    @Transactional
+    HookOutbox row(String id) {
+        return HookOutbox.findById(id);
     }
 
     @Transactional
