@@ -42,12 +42,15 @@ public final class FileTypes {
         return messageType == IMAGE ? IMAGES.contains(ext) : DOCUMENTS.contains(ext);
     }
 
-    /** True when the content really is of the kind the extension says. */
-    static boolean contentMatches(String ext, Path file) throws IOException {
-        byte[] head;
-        try (InputStream in = Files.newInputStream(file)) {
-            head = in.readNBytes(8);
-        }
+    /** How many of a file's first bytes {@link #contentMatches} needs. */
+    static final int HEAD_BYTES = 8;
+
+    /**
+     * True when the content really is of the kind the extension says. {@code head} is the file's first bytes (up to
+     * {@link #HEAD_BYTES}; fewer only when the file is shorter); the file itself is read only for the formats whose
+     * check needs more (docx, xlsx, csv).
+     */
+    static boolean contentMatches(String ext, byte[] head, Path file) throws IOException {
         return switch (ext) {
             case "png" -> starts(head, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A);
             case "jpg", "jpeg" -> starts(head, 0xFF, 0xD8, 0xFF);

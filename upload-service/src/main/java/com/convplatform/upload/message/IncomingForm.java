@@ -2,13 +2,24 @@ package com.convplatform.upload.message;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.upload.http.MultipartReader;
@@ -21,6 +32,10 @@ import com.convplatform.upload.http.MultipartReader;
  * away. The first part of a name counts; parts with other names are read and dropped, at most {@link #MAX_PARTS}.
  */
 final class IncomingForm implements AutoCloseable {
+    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY = PosixFilePermissions
+            .asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+
     /** A text field's bytes; message_body's 4096 characters take at most 12 KiB of UTF-8. */
     static final int MAX_FIELD_BYTES = 16 * 1024;
     static final int MAX_PARTS = 32;
@@ -30,6 +45,9 @@ final class IncomingForm implements AutoCloseable {
     private Path file;
     private String fileName;
     private long fileSize;
+    /** The file's first bytes, for the content check without reading the file again. */
+    private final byte[] head = new byte[FileTypes.HEAD_BYTES];
+    private int headLength;
 
     private IncomingForm() {
     }
@@ -55,9 +73,10 @@ final class IncomingForm implements AutoCloseable {
                 if (part.name().equals("file") && part.fileName() != null) {
                     if (form.file == null) {
                         form.fileName = part.fileName();
-                        form.file = Files.createTempFile(Files.createDirectories(incomingDir), "upload-", ".part");
-                        try (FileChannel out = FileChannel.open(form.file, StandardOpenOption.WRITE)) {
-                            form.fileSize = reader.copyTo(out, maxFileBytes);
+                        try (FileChannel out = form.createPartFile(incomingDir)) {
+                            HeadKeeper kept = new HeadKeeper(out, form.head);
+                            form.fileSize = reader.copyTo(kept, maxFileBytes);
+                            form.headLength = kept.kept;
                         }
                     }
                 } else if (part.fileName() == null && !form.fields.containsKey(part.name())
@@ -83,7 +102,68 @@ final class IncomingForm implements AutoCloseable {
     /** The form for {@link UploadService}: an over-long text field is given as one character over any limit. */
     UploadService.Form toForm() {
         return new UploadService.Form(field("auth_id"), field("business_id"), field("message_type"), file, fileName,
-                fileSize, field("message_body"));
+                fileSize, field("message_body"), Arrays.copyOf(head, headLength));
+    }
+
+    /**
+     * Creates the temporary file for the file part under a new random name, readable by this process's user only,
+     * and opens it for writing: one system call where creating it and opening it again took two. The directory is
+     * made when it is missing.
+     */
+    private FileChannel createPartFile(Path dir) throws IOException {
+        for (int attempt = 0;; attempt++) {
+            Path p = dir.resolve("upload-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36)
+                    + ".part");
+            try {
+                FileChannel c = POSIX
+                        ? FileChannel.open(p, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                                OWNER_ONLY)
+                        : FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                file = p;
+                return c;
+            } catch (NoSuchFileException missingDirectory) {
+                if (attempt > 0) {
+                    throw missingDirectory;
+                }
+                Files.createDirectories(dir);
+            } catch (FileAlreadyExistsException taken) {
+                if (attempt > 8) {
+                    throw taken;
+                }
+            }
+        }
+    }
+
+    /** Passes writes on to a channel and keeps the first bytes written. */
+    private static final class HeadKeeper implements WritableByteChannel {
+        private final WritableByteChannel out;
+        private final byte[] head;
+        private int kept;
+
+        HeadKeeper(WritableByteChannel out, byte[] head) {
+            this.out = out;
+            this.head = head;
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            if (kept < head.length && src.hasRemaining()) {
+                int n = Math.min(head.length - kept, src.remaining());
+                src.duplicate().get(head, kept, n);
+                kept += n;
+            }
+            return out.write(src);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return out.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
     }
 
     private String field(String name) {

@@ -51,9 +51,9 @@ public class UploadService {
             .withZone(ZoneOffset.UTC);
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** The form as received. */
+    /** The form as received; {@code head} is the file's first bytes (up to {@link FileTypes#HEAD_BYTES}). */
     public record Form(String authId, String businessId, String messageType, Path file, String fileName, long size,
-            String messageBody) {
+            String messageBody, byte[] head) {
     }
 
     /** The spec 2.3 answer. */
@@ -145,7 +145,7 @@ public class UploadService {
                     + "; got '" + (ext.isEmpty() ? "no extension" : ext) + "'");
         }
         try {
-            if (!FileTypes.contentMatches(ext, f.file())) {
+            if (!FileTypes.contentMatches(ext, f.head(), f.file())) {
                 throw new ApiException(415, "CONTENT_MISMATCH",
                         "The file's content is not a ." + ext + " file; send the file under its real type");
             }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
@@ -23,18 +24,26 @@ public class LocalFileStore implements FileStore {
     /**
      * Moves the upload's temporary file into place when it is on the same file system (the default layout: both
      * under {@code upload.data-dir}), so the bytes are written once; otherwise copies it to {@code <id>.part} and
-     * renames that, so a reader never sees half a file.
+     * renames that, so a reader never sees half a file. The directory is made when the first put finds it missing.
      */
     @Override
     public void put(String id, Path source) throws IOException {
         Path target = path(id);
-        Files.createDirectories(dir);
         try {
-            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+            try {
+                Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (NoSuchFileException e) {
+                if (Files.isDirectory(dir)) {
+                    throw e;
+                }
+                Files.createDirectories(dir);
+                Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+            }
             return;
         } catch (AtomicMoveNotSupportedException otherFileSystem) {
             // copied below
         }
+        Files.createDirectories(dir);
         Path tmp = dir.resolve(id + ".part");
         Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
