@@ -3,7 +3,9 @@
 # with its heap capped (128 MB by default), runs UploadLoadTest against it, prints the figures and stops the service.
 # UploadLoadTest plays management-service's JWKS and hook-service's intake on loopback and measures, in the same run,
 # a bare loopback copy of the same request bytes to disk as the ceiling.
-# Options (environment): WORKERS (8), SECONDS_PER_PHASE (15), WARMUP_SECONDS (60), SERVICE_HEAP (128m),
+# Options (environment): WORKERS (8), ROUNDS (3: ceiling and service phases, one after the other, per size),
+# SECONDS_PER_PHASE (10), WARMUP_SECONDS (60), SERVICE_HEAP (128m),
+# SIZES (100000,5000000: the file sizes measured against the ceiling, in bytes),
 # PORT (18083), STUB_PORT (18183), SERVICE_JAVA_OPTS (added to the service's java command).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,8 +21,8 @@ start_service upload-service "$PORT" "$DATA" "-Xmx$HEAP" ${SERVICE_JAVA_OPTS:-} 
   UPLOAD_PUBLIC_BASE_URL="http://127.0.0.1:$PORT" UPLOAD_JWKS_URL="http://127.0.0.1:$STUB_PORT/jwks.json" \
   UPLOAD_HOOK_SERVICE_URL="http://127.0.0.1:$STUB_PORT" UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY=test-internal-key
 status=0
-java -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DoperatorKey=load-test-operator-key -DstubPort="$STUB_PORT" \
-  -Dworkers="${WORKERS:-8}" -Dseconds="${SECONDS_PER_PHASE:-15}" -Dwarmup="${WARMUP_SECONDS:-60}" -Dheap="-Xmx$HEAP" \
+java -Dsun.net.httpserver.nodelay=true -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DoperatorKey=load-test-operator-key -DstubPort="$STUB_PORT" \
+  -Dworkers="${WORKERS:-8}" -Drounds="${ROUNDS:-3}" -Dseconds="${SECONDS_PER_PHASE:-10}" -Dwarmup="${WARMUP_SECONDS:-60}" -Dsizes="${SIZES:-100000,5000000}" -Dheap="-Xmx$HEAP" \
   com.convplatform.upload.load.UploadLoadTest || status=$?
 if grep -q -E "OutOfMemoryError|ERROR" "$DATA/service.log"; then
   echo "service log:"; grep -E -A3 "OutOfMemoryError|ERROR" "$DATA/service.log" | head -40

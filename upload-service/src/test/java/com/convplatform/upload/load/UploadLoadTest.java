@@ -12,9 +12,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import com.convplatform.crypto.testing.Http1Connection;
@@ -42,10 +45,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * port), registers a user, and then, with W workers each sending one upload after another:
  * <ol>
  * <li>warms the service up with 100 KB uploads;</li>
- * <li>for 100 KB and for 5 MB files: the ceiling first, once the service has handed every upload so far on to the
- * intake (so it is idle), a bare loopback HTTP server that copies each request body to a file on the same disk (no parsing, no checks, no database), then the service, with the same request bytes, the
- * same client and the same workers. Uploads/s, MB/s of file bytes, p50/p99, errors, and service MB/s / ceiling
- * MB/s;</li>
+ * <li>for 100 KB and for 5 MB files, in rounds (3 by default): the ceiling first, once the service has handed every
+ * upload so far on to the intake (so it is idle), a bare loopback HTTP server that copies each request body to a file
+ * on the same disk (no parsing, no checks, no database), then the service, with the same request bytes, the same
+ * client and the same workers. Uploads/s, MB/s of file bytes, p50/p99, errors, and service MB/s / ceiling MB/s per
+ * round and their median. This machine's disk and CPU vary by a factor of two within minutes; a ratio taken from
+ * phases that follow each other, several times over, is what one run can say honestly;</li>
  * <li>memory: 20 uploads of 10 MiB (the largest allowed) at once; all must succeed (run.sh caps the service's heap at
  * 128 MB for the whole run);</li>
  * <li>checks: one stored file of each size downloads byte for byte, and every accepted upload reached the intake.</li>
@@ -53,7 +58,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Exits with status 1 if any upload failed or a check did not hold.
  * <p>
  * System properties: {@code base} (http://127.0.0.1:18083), {@code operatorKey}, {@code stubPort} (18183),
- * {@code workers} (8), {@code seconds} (15), {@code warmup} (60), {@code heap} (what run.sh gave the service, for the
+ * {@code workers} (8), {@code rounds} (3), {@code seconds} (10), {@code warmup} (60), {@code sizes} (the file sizes measured, bytes,
+ * comma-separated: 100000,5000000), {@code heap} (what run.sh gave the service, for the
  * report).
  */
 public final class UploadLoadTest {
@@ -89,13 +95,18 @@ public final class UploadLoadTest {
     public static void main(String[] args) throws Exception {
         String base = System.getProperty("base", "http://127.0.0.1:18083");
         int workers = Integer.getInteger("workers", 8);
-        int seconds = Integer.getInteger("seconds", 15);
+        int seconds = Integer.getInteger("seconds", 10);
         int warmup = Integer.getInteger("warmup", 60);
+        int rounds = Integer.getInteger("rounds", 3);
+        int[] sizes = Arrays.stream(System.getProperty("sizes", SMALL + "," + LARGE).split(","))
+                .mapToInt(v -> Integer.parseInt(v.trim())).toArray();
         PlatformStubs.startOn(Integer.getInteger("stubPort", 18183));
         UploadLoadTest test = new UploadLoadTest(base);
         test.registerUser(System.getProperty("operatorKey", "load-test-operator-key"));
-        System.out.printf(Locale.ROOT, "upload-service load test: %d workers, %d s per phase, %d s warm-up, %d cores,"
-                + " service heap %s%n", workers, seconds, warmup, Runtime.getRuntime().availableProcessors(),
+        System.out.printf(Locale.ROOT,
+                "upload-service load test: %d workers, %d rounds of %d s per phase, %d s warm-up,"
+                        + " %d cores, service heap %s%n",
+                workers, rounds, seconds, warmup, Runtime.getRuntime().availableProcessors(),
                 System.getProperty("heap", "(not given)"));
 
         Path sinkDir = Files.createTempDirectory("upload-ceiling");
@@ -103,27 +114,44 @@ public final class UploadLoadTest {
             long accepted = test.run("warm-up", test.serviceUpload(multipart(png(SMALL))), SMALL, workers, warmup)
                     .ok();
             List<String> rows = new ArrayList<>();
-            for (int size : new int[]{SMALL, LARGE}) {
+            List<String> summary = new ArrayList<>();
+            for (int size : sizes) {
                 byte[] body = multipart(png(size));
-                // The service hands each upload on after answering; let it finish that before the ceiling is measured
-                // on the same cores, so that neither run pays for the other's work.
-                test.awaitHandOff(accepted);
-                settle();
-                Phase ceiling = test.run("ceiling", sink.request(body), size, workers, seconds);
-                deleteAll(sinkDir);
-                settle();
-                Phase service = test.run("service", test.serviceUpload(body), size, workers, seconds);
-                accepted += service.ok();
-                rows.add(row(size, ceiling));
-                rows.add(row(size, service));
-                rows.add(String.format(Locale.ROOT, "| %s | service MB/s / ceiling MB/s = **%.2f** | | | | | |",
-                        label(size), service.mbPerSecond() / ceiling.mbPerSecond()));
-                test.failed |= service.errors() > 0 || ceiling.errors() > 0;
+                List<Double> ratios = new ArrayList<>();
+                for (int round = 1; round <= rounds; round++) {
+                    // The service hands each upload on after answering; let it finish that before the ceiling is
+                    // measured on the same cores, so that neither run pays for the other's work.
+                    test.awaitHandOff(accepted);
+                    settle();
+                    Phase ceiling = test.run("ceiling", sink.request(body), size, workers, seconds);
+                    sink.emptyFiles();
+                    settle();
+                    Phase service = test.run("service", test.serviceUpload(body), size, workers, seconds);
+                    accepted += service.ok();
+                    double ratio = service.mbPerSecond() / ceiling.mbPerSecond();
+                    ratios.add(ratio);
+                    String suffix = rounds > 1 ? " (round " + round + ")" : "";
+                    rows.add(row(size, ceiling, suffix));
+                    rows.add(row(size, service, suffix));
+                    rows.add(String.format(Locale.ROOT, "| %s | service MB/s / ceiling MB/s%s = %.2f | | | | | |",
+                            label(size), suffix, ratio));
+                    test.failed |= service.errors() > 0 || ceiling.errors() > 0;
+                }
+                List<Double> sorted = ratios.stream().sorted().toList();
+                double median = sorted.size() % 2 == 1
+                        ? sorted.get(sorted.size() / 2)
+                        : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+                summary.add(String.format(Locale.ROOT, "%s: service MB/s / ceiling MB/s, median of %d rounds = %.2f"
+                        + " (rounds: %s)", label(size), rounds, median,
+                        ratios.stream()
+                                .map(r -> String.format(Locale.ROOT, "%.2f", r)).collect(Collectors.joining(", "))));
             }
             System.out.println();
             System.out.println("| file | run | uploads/s | MB/s | p50 ms | p99 ms | errors |");
             System.out.println("|---|---|---|---|---|---|---|");
             rows.forEach(System.out::println);
+            System.out.println();
+            summary.forEach(System.out::println);
             System.out.println();
             accepted += test.concurrentMaximumUploads();
             test.checkDownloads();
@@ -176,6 +204,7 @@ public final class UploadLoadTest {
         AtomicLong errors = new AtomicLong();
         StringBuffer firstError = new StringBuffer();
         List<Future<long[]>> futures = new ArrayList<>();
+        System.out.printf(Locale.ROOT, "(%s %s: %d s)%n", label, label(fileSize), seconds);
         long start = System.nanoTime();
         for (int w = 0; w < workers; w++) {
             futures.add(pool.submit(() -> {
@@ -222,14 +251,17 @@ public final class UploadLoadTest {
         return p;
     }
 
-    private static String row(int size, Phase p) {
-        return String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %d |", label(size), p.label(),
+    private static String row(int size, Phase p, String suffix) {
+        return String.format(Locale.ROOT, "| %s | %s%s | %.1f | %.1f | %.1f | %.1f | %d |", label(size), p.label(),
+                suffix,
                 p.perSecond(), p.mbPerSecond(), LoadMeasure.percentileMs(p.latencies(), 0.50),
                 LoadMeasure.percentileMs(p.latencies(), 0.99), p.errors());
     }
 
     private static String label(int size) {
-        return size == SMALL ? "100 KB" : size == LARGE ? "5 MB" : size / 1024 / 1024 + " MiB";
+        return size == SMALL
+                ? "100 KB"
+                : size == LARGE ? "5 MB" : size % (1024 * 1024) == 0 ? size / 1024 / 1024 + " MiB" : size + " bytes";
     }
 
     /** 20 uploads of the largest allowed file at once; returns how many succeeded. */
@@ -340,7 +372,7 @@ public final class UploadLoadTest {
     }
 
     private static void deleteAll(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
+        try (Stream<Path> files = Files.walk(dir).filter(f -> !f.equals(dir))) {
             for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(f);
             }
@@ -348,24 +380,44 @@ public final class UploadLoadTest {
     }
 
     /**
-     * The ceiling: an HTTP/1.1 server on loopback that copies each request body, as it arrives, to a new file in
-     * {@code dir} and answers 200. One thread per connection, keep-alive, no parsing of the body.
+     * The ceiling: an HTTP/1.1 server on loopback that copies each request body, as it arrives, to a new file and
+     * answers 200. One thread per connection, keep-alive, no parsing of the body.
+     * <p>
+     * Each phase writes to a directory of its own, and its files are emptied after it rather than deleted (they are
+     * deleted at the end of the run). After a mass deletion, ext4's inode allocator steps over every inode deleted in
+     * the last minutes for each new file: on the build machine that took up to half of the next phases' CPU, the
+     * service's as much as the ceiling's. Emptying a file frees its blocks and keeps its inode.
      */
     static final class BareSink implements AutoCloseable {
         private final ServerSocket server;
-        private final Path dir;
+        private final Path root;
         private final AtomicLong files = new AtomicLong();
         private final ExecutorService connections = Executors.newCachedThreadPool();
+        private volatile Path dir;
 
-        BareSink(Path dir) throws IOException {
-            this.dir = dir;
+        BareSink(Path root) throws IOException {
+            this.root = root;
+            this.dir = root;
             this.server = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
             connections.submit(this::accept);
         }
 
-        Upload request(byte[] body) {
+        /** The ceiling's request for this body; the files of the phase that sends it go to a new directory. */
+        Upload request(byte[] body) throws IOException {
+            dir = Files.createTempDirectory(root, "phase-");
             return new Upload(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/sink"),
                     Map.of("Content-Type", "multipart/form-data; boundary=" + BOUNDARY), body);
+        }
+
+        /** Truncates the last phase's files to nothing: frees their blocks, keeps their inodes. */
+        void emptyFiles() throws IOException {
+            try (Stream<Path> written = Files.list(dir)) {
+                for (Path f : written.toList()) {
+                    try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                        c.truncate(0);
+                    }
+                }
+            }
         }
 
         private void accept() {
