@@ -24,6 +24,11 @@ import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
 /**
  * {@code POST /internal/v1/events}: 202 once stored; the same (account_id, message_id) again is 200. {@code POST
  * /internal/v1/events/batch}: up to {@value #MAX_BATCH} events in one call, one result each.
@@ -53,13 +58,15 @@ public class IntakeResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response accept(@HeaderParam("Authorization") String authorization, JsonNode event) {
+    public Uni<Response> accept(@HeaderParam("Authorization") String authorization, JsonNode event) {
         ApiKeyGuard.require(config.internal().apiKey(), authorization, "internal");
         IntakeService.Valid valid = intake.validate(event);
-        IntakeService.Accepted a = stored(valid, writer.submitAll(List.of(valid)).get(0));
-        return a.duplicate()
-                ? Response.ok(Map.of("event_id", a.eventId(), "duplicate", true)).build()
-                : Response.status(202).entity(Map.of("event_id", a.eventId())).build();
+        return whenStored(List.of(valid)).map(stored -> {
+            IntakeService.Accepted a = stored.get(0);
+            return a.duplicate()
+                    ? Response.ok(Map.of("event_id", a.eventId(), "duplicate", true)).build()
+                    : Response.status(202).entity(Map.of("event_id", a.eventId())).build();
+        });
     }
 
     /**
@@ -74,7 +81,7 @@ public class IntakeResource {
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response acceptBatch(@HeaderParam("Authorization") String authorization, JsonNode body) {
+    public Uni<Response> acceptBatch(@HeaderParam("Authorization") String authorization, JsonNode body) {
         ApiKeyGuard.require(config.internal().apiKey(), authorization, "internal");
         JsonNode events = body == null ? null : body.get("events");
         if (events == null || !events.isArray() || events.isEmpty() || events.size() > MAX_BATCH) {
@@ -99,17 +106,44 @@ public class IntakeResource {
                 results.add(Map.of("status", 400, "error_code", refused.code(), "error_message", refused.getMessage()));
             }
         }
-        List<CompletableFuture<IntakeService.Accepted>> stored = writer.submitAll(valid);
-        for (int i = 0; i < valid.size(); i++) {
-            IntakeService.Accepted a = stored(valid.get(i), stored.get(i));
-            results.set(at.get(i), a.duplicate()
-                    ? Map.of("status", 200, "event_id", a.eventId(), "duplicate", true)
-                    : Map.of("status", 202, "event_id", a.eventId()));
-        }
-        return Response.ok(Map.of("results", results)).build();
+        return whenStored(valid).map(stored -> {
+            for (int i = 0; i < valid.size(); i++) {
+                IntakeService.Accepted a = stored.get(i);
+                results.set(at.get(i), a.duplicate()
+                        ? Map.of("status", 200, "event_id", a.eventId(), "duplicate", true)
+                        : Map.of("status", 202, "event_id", a.eventId()));
+            }
+            return Response.ok(Map.of("results", results)).build();
+        });
     }
 
-    /** The outcome of storing an event, once its batch has committed. */
+    /**
+     * Hands the events to the group-commit writer and completes, on this request's event loop, once all of them are
+     * stored. No thread waits meanwhile: the body was read and checked on the event loop, and a worker is taken only
+     * in the rare case that a commit failed and the outcome must be read from the database. Before, each call held a
+     * worker thread that first waited for the body and then for the commit.
+     */
+    private Uni<List<IntakeService.Accepted>> whenStored(List<IntakeService.Valid> valid) {
+        Context context = Vertx.currentContext();
+        List<CompletableFuture<IntakeService.Accepted>> futures = writer.submitAll(valid);
+        CompletableFuture<Void> settled = CompletableFuture
+                .allOf(futures.toArray(CompletableFuture[]::new)).handle((done, failed) -> null);
+        Future<List<IntakeService.Accepted>> stored = Future.fromCompletionStage(settled, context).compose(done -> {
+            if (futures.stream().noneMatch(CompletableFuture::isCompletedExceptionally)) {
+                return Future.succeededFuture(futures.stream().map(CompletableFuture::join).toList());
+            }
+            return context.executeBlocking(() -> {
+                List<IntakeService.Accepted> out = new ArrayList<>(valid.size());
+                for (int i = 0; i < valid.size(); i++) {
+                    out.add(stored(valid.get(i), futures.get(i)));
+                }
+                return out;
+            }, false);
+        });
+        return Uni.createFrom().completionStage(stored.toCompletionStage());
+    }
+
+    /** The outcome of storing an event, once its batch has committed (on a worker: it may read the database). */
     private IntakeService.Accepted stored(IntakeService.Valid valid,
             CompletableFuture<IntakeService.Accepted> result) {
         try {
