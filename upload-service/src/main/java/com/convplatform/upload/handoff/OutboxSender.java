@@ -240,9 +240,10 @@ public class OutboxSender {
                 int[] updated;
                 try (PreparedStatement update = c.prepareStatement(CLAIM)) {
                     String token = UUID.randomUUID().toString();
+                    OffsetDateTime leaseEnd = now.plus(LEASE);
                     for (Due d : due) {
                         update.setString(1, token);
-                        update.setObject(2, now.plus(LEASE));
+                        update.setObject(2, leaseEnd);
                         update.setString(3, d.event().id());
                         update.setObject(4, d.nextAttemptAt());
                         update.addBatch();
@@ -269,9 +270,10 @@ public class OutboxSender {
     void record(List<String> sent, Map<String, String> failed) {
         Instant now = clock.instant();
         if (!sent.isEmpty()) {
+            OffsetDateTime sentAt = OffsetDateTime.ofInstant(now, ZoneOffset.UTC);
             try (Connection c = dataSource.getConnection(); PreparedStatement update = c.prepareStatement(MARK_SENT)) {
                 for (String id : sent) {
-                    update.setObject(1, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+                    update.setObject(1, sentAt);
                     update.setString(2, id);
                     update.addBatch();
                 }

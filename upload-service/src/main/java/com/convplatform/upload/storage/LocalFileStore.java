@@ -30,15 +30,7 @@ public class LocalFileStore implements FileStore {
     public void put(String id, Path source) throws IOException {
         Path target = path(id);
         try {
-            try {
-                Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (NoSuchFileException e) {
-                if (Files.isDirectory(dir)) {
-                    throw e;
-                }
-                Files.createDirectories(dir);
-                Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
-            }
+            moveInto(source, target);
             return;
         } catch (AtomicMoveNotSupportedException otherFileSystem) {
             // copied below
@@ -47,6 +39,19 @@ public class LocalFileStore implements FileStore {
         Path tmp = dir.resolve(id + ".part");
         Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Renames {@code source} to {@code target} in this store's directory, making the directory if it is missing. */
+    private void moveInto(Path source, Path target) throws IOException {
+        try {
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException e) {
+            if (Files.isDirectory(dir)) {
+                throw e;
+            }
+            Files.createDirectories(dir);
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+        }
     }
 
     @Override
