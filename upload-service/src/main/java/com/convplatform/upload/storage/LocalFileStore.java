@@ -41,14 +41,15 @@ public class LocalFileStore implements FileStore {
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Renames {@code source} to {@code target} in this store's directory, making the directory if it is missing. */
+    /**
+     * Renames {@code source} to {@code target} in this store's directory. When the rename finds no directory, the
+     * directory is made (or was just made by a concurrent put) and the rename is tried once more; a source that is
+     * missing fails both times.
+     */
     private void moveInto(Path source, Path target) throws IOException {
         try {
             Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (NoSuchFileException e) {
-            if (Files.isDirectory(dir)) {
-                throw e;
-            }
             Files.createDirectories(dir);
             Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
         }
