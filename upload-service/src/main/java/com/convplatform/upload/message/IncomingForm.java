@@ -28,8 +28,9 @@ import com.convplatform.upload.http.MultipartReader;
  * The upload form read from the request body as it arrives (see {@link MultipartReader}): the text fields in memory
  * (each at most {@link #MAX_FIELD_BYTES}), the {@code file} part streamed to a temporary file in the incoming
  * directory and never held in memory. Writing stops at the file limit plus one byte, so a file over it is known to
- * be over it; the rest of the body is read and dropped. Closing deletes the temporary file unless it was moved
- * away. The first part of a name counts; parts with other names are read and dropped, at most {@link #MAX_PARTS}.
+ * be over it; the rest of the body is read and dropped. Closing deletes the temporary file unless the store moved it
+ * away (then there is nothing to delete, and no system call is spent finding that out). The first part of a name
+ * counts; parts with other names are read and dropped, at most {@link #MAX_PARTS}.
  */
 final class IncomingForm implements AutoCloseable {
     private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
@@ -102,7 +103,7 @@ final class IncomingForm implements AutoCloseable {
     /** The form for {@link UploadService}: an over-long text field is given as one character over any limit. */
     UploadService.Form toForm() {
         return new UploadService.Form(field("auth_id"), field("business_id"), field("message_type"), file, fileName,
-                fileSize, field("message_body"), Arrays.copyOf(head, headLength));
+                fileSize, field("message_body"), Arrays.copyOf(head, headLength), () -> file = null);
     }
 
     /**

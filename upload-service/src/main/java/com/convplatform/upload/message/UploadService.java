@@ -51,9 +51,12 @@ public class UploadService {
             .withZone(ZoneOffset.UTC);
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** The form as received; {@code head} is the file's first bytes (up to {@link FileTypes#HEAD_BYTES}). */
+    /**
+     * The form as received; {@code head} is the file's first bytes (up to {@link FileTypes#HEAD_BYTES});
+     * {@code whenMoved} is told when the store has moved {@code file} away, so its owner need not delete it.
+     */
     public record Form(String authId, String businessId, String messageType, Path file, String fileName, long size,
-            String messageBody, byte[] head) {
+            String messageBody, byte[] head, Runnable whenMoved) {
     }
 
     /** The spec 2.3 answer. */
@@ -154,7 +157,9 @@ public class UploadService {
         }
         String fileId = HexFormat.of().formatHex(randomBytes());
         try {
-            store.put(fileId, f.file());
+            if (store.put(fileId, f.file())) {
+                f.whenMoved().run();
+            }
         } catch (IOException e) {
             throw new IllegalStateException("Storing the file failed", e);
         }

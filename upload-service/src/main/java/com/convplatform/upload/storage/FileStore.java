@@ -10,8 +10,11 @@ import java.util.Optional;
  * replicas) implements the same three operations.
  */
 public interface FileStore {
-    /** Moves or copies {@code source} into the store under {@code id}. */
-    void put(String id, Path source) throws IOException;
+    /**
+     * Moves or copies {@code source} into the store under {@code id}. Returns true when it was moved (it is no longer
+     * at {@code source}), false when it was copied (the caller still owns it).
+     */
+    boolean put(String id, Path source) throws IOException;
 
     /** Opens a stored file. */
     Optional<InputStream> open(String id) throws IOException;

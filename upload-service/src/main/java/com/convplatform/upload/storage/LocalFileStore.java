@@ -27,11 +27,11 @@ public class LocalFileStore implements FileStore {
      * renames that, so a reader never sees half a file. The directory is made when the first put finds it missing.
      */
     @Override
-    public void put(String id, Path source) throws IOException {
+    public boolean put(String id, Path source) throws IOException {
         Path target = path(id);
         try {
             moveInto(source, target);
-            return;
+            return true;
         } catch (AtomicMoveNotSupportedException otherFileSystem) {
             // copied below
         }
@@ -39,6 +39,7 @@ public class LocalFileStore implements FileStore {
         Path tmp = dir.resolve(id + ".part");
         Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        return false;
     }
 
     /**

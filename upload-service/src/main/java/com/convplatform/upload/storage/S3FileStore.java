@@ -60,7 +60,7 @@ public final class S3FileStore implements FileStore {
     }
 
     @Override
-    public void put(String id, Path source) throws IOException {
+    public boolean put(String id, Path source) throws IOException {
         String key = key(id);
         String payloadHash = SigV4.sha256Hex(source);
         // ofFile streams from disk and declares the file's length, so the request carries Content-Length
@@ -70,6 +70,7 @@ public final class S3FileStore implements FileStore {
                 throw failure("PUT", key, r.statusCode(), errorBody(body));
             }
         }
+        return false;
     }
 
     @Override

@@ -55,18 +55,17 @@ class LocalFileStoreTest {
         ExecutorService pool = Executors.newFixedThreadPool(uploads);
         try {
             CountDownLatch go = new CountDownLatch(1);
-            List<Future<?>> puts = new ArrayList<>();
+            List<Future<Boolean>> puts = new ArrayList<>();
             for (int i = 0; i < uploads; i++) {
                 int n = i;
                 puts.add(pool.submit(() -> {
                     go.await();
-                    store.put(id(n), sources.get(n));
-                    return null;
+                    return store.put(id(n), sources.get(n));
                 }));
             }
             go.countDown();
-            for (Future<?> put : puts) {
-                put.get();
+            for (Future<Boolean> put : puts) {
+                assertTrue(put.get(), "the file was moved into place, so the caller has nothing to delete");
             }
         } finally {
             pool.shutdown();

@@ -89,7 +89,8 @@ class S3FileStoreTest {
         for (int size : new int[]{1, 1000, 5 * 1024 * 1024}) {
             Path source = file(size, size);
             String id = newId();
-            store.put(id, source);
+            assertFalse(store.put(id, source), "the source was copied: the caller still owns it");
+            assertTrue(Files.exists(source));
             byte[] expected = Files.readAllBytes(source);
             assertArrayEquals(expected, s3.object("files", "uploads/" + id).orElseThrow(), "stored object");
             assertArrayEquals(expected, read(store.open(id)), "read back");
