@@ -62,8 +62,8 @@ final class IncomingForm implements AutoCloseable {
         String boundary = MultipartReader.boundary(contentType).orElseThrow(() -> new ApiException(400,
                 "INVALID_MULTIPART", "The Content-Type needs a valid multipart boundary parameter"));
         IncomingForm form = new IncomingForm();
+        MultipartReader reader = new MultipartReader(body, boundary);
         try {
-            MultipartReader reader = new MultipartReader(body, boundary);
             int parts = 0;
             for (Optional<MultipartReader.Part> next = reader.nextPart(); next.isPresent(); next = reader.nextPart()) {
                 if (++parts > MAX_PARTS) {
@@ -97,6 +97,8 @@ final class IncomingForm implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             form.close();
             throw e;
+        } finally {
+            reader.release();
         }
     }
 

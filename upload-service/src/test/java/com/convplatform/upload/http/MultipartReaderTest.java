@@ -161,6 +161,33 @@ class MultipartReaderTest {
         assertEquals(Optional.empty(), MultipartReader.boundary(null));
     }
 
+    /**
+     * A released reader's buffer goes to the next reader with the last body's bytes still in it. Those bytes must
+     * never be read as the next body's. Here the second body is the first cut off just before its closing "--": the
+     * buffer still holds that "--" right where the second body ends, and the second must be refused as incomplete,
+     * not read as closed.
+     */
+    @Test
+    void aReusedBufferNeverShowsTheLastBodysBytes() throws IOException {
+        MultipartReader.SPARE.clear();
+        MultipartReader first = new MultipartReader(new ByteArrayInputStream(body(field("a", "y"), CLOSE)), B);
+        assertEquals("a", first.nextPart().orElseThrow().name());
+        assertEquals(Optional.of("y"), first.readText(100));
+        assertTrue(first.nextPart().isEmpty(), "the first body is whole");
+        first.release();
+        first.release(); // a second release gives nothing back twice
+        assertEquals(1, MultipartReader.SPARE.size(), "the buffer is kept for the next reader");
+
+        byte[] cut = body(field("a", "y"), "--" + B);
+        MultipartReader second = new MultipartReader(new ByteArrayInputStream(cut), B);
+        assertEquals(0, MultipartReader.SPARE.size(), "the next reader took it");
+        assertEquals("a", second.nextPart().orElseThrow().name());
+        assertEquals(Optional.of("y"), second.readText(100));
+        assertThrows(MultipartReader.MalformedException.class, second::nextPart,
+                "the stale closing \"--\" in the buffer is not this body's");
+        second.release();
+    }
+
     static void malformed(String why, byte[] body) {
         MultipartReader.MalformedException e = assertThrows(MultipartReader.MalformedException.class,
                 () -> readAll(trickle(body, 11)), why);
