@@ -16,6 +16,9 @@ build_for_load_test() {
 # start_service <module> <port> <data dir> [java options...] -- [VAR=value...]
 # Starts <module>'s jar in the background on <port> with the given environment (logging at WARN), waits up to 60 s
 # for its readiness, and on exit stops it, keeps its log in <module>/target/load-service.log and removes <data dir>.
+# The JVM runs with the garbage collector of the services' JVM images, SERVICE_GC (-XX:+UseParallelGC: run-java.sh's
+# GC_CONTAINER_OPTIONS, which the Dockerfile.jvm files pin), not with whatever `java` picks on the test machine (G1
+# on two cores and 24 GB, which a deployed service never runs with).
 # kill and wait may fail (the service may have gone already); under set -e they would end the trap early.
 start_service() {
   local module=$1 port=$2 data=$3
@@ -27,7 +30,7 @@ start_service() {
   done
   [ $# -gt 0 ] && shift
   env "$@" QUARKUS_HTTP_PORT="$port" QUARKUS_LOG_LEVEL=WARN \
-    java ${java_opts[@]+"${java_opts[@]}"} -jar "$module/target/quarkus-app/quarkus-run.jar" > "$data/service.log" 2>&1 &
+    java ${SERVICE_GC:--XX:+UseParallelGC} ${java_opts[@]+"${java_opts[@]}"} -jar "$module/target/quarkus-app/quarkus-run.jar" > "$data/service.log" 2>&1 &
   SERVICE_PID=$!
   trap "kill $SERVICE_PID 2>/dev/null || true; wait $SERVICE_PID 2>/dev/null || true; \
     cp '$data/service.log' '$module/target/load-service.log' 2>/dev/null || true; rm -rf '$data'" EXIT
