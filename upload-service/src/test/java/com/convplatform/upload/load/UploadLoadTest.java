@@ -49,7 +49,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * upload so far on to the intake (so it is idle), a bare loopback HTTP server that copies each request body to a file
  * on the same disk (no parsing, no checks, no database), then the service, with the same request bytes, the same
  * client and the same workers. Uploads/s, MB/s of file bytes, p50/p99, errors, and service MB/s / ceiling MB/s per
- * round and their median. This machine's disk and CPU vary by a factor of two within minutes; a ratio taken from
+ * round and their median; where /proc can be read (Linux, {@code servicePid} given), also the CPU time per upload of
+ * the service and of this program in each phase, which, unlike a rate, does not move when the machine does. This machine's disk and CPU vary by a factor of two within minutes; a ratio taken from
  * phases that follow each other, several times over, is what one run can say honestly;</li>
  * <li>memory: 20 uploads of 10 MiB (the largest allowed) at once; all must succeed (run.sh caps the service's heap at
  * 128 MB for the whole run);</li>
@@ -58,7 +59,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Exits with status 1 if any upload failed or a check did not hold.
  * <p>
  * System properties: {@code base} (http://127.0.0.1:18083), {@code operatorKey}, {@code stubPort} (18183),
- * {@code workers} (8), {@code rounds} (3), {@code seconds} (10), {@code warmup} (60), {@code sizes} (the file sizes measured, bytes,
+ * {@code servicePid} (the service's process, for its CPU time; run.sh gives it), {@code workers} (8), {@code rounds} (3), {@code seconds} (10), {@code warmup} (60), {@code sizes} (the file sizes measured, bytes,
  * comma-separated: 100000,5000000), {@code heap} (what run.sh gave the service, for the
  * report).
  */
@@ -73,6 +74,8 @@ public final class UploadLoadTest {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
+    /** The service's process, for its CPU time per phase (0: not measured). */
+    private final long servicePid = Long.getLong("servicePid", 0);
     private final String token = PlatformStubs.token();
     private boolean failed;
 
@@ -80,11 +83,20 @@ public final class UploadLoadTest {
         this.base = base;
     }
 
-    /** What one phase measured. */
+    /**
+     * What one phase measured. {@code serviceCpu} and {@code generatorCpu} are the CPU seconds the service's process
+     * and this program's process (clients, and the ceiling's copy server or the intake stand-in) used in it; -1 where
+     * they could not be read.
+     */
     record Phase(String label, long ok, long errors, double seconds, long fileBytes, long[] latencies,
-            String firstError) {
+            String firstError, double serviceCpu, double generatorCpu) {
         double perSecond() {
             return ok / seconds;
+        }
+
+        /** CPU milliseconds per upload of both processes together, or -1. */
+        double cpuMsPerUpload() {
+            return serviceCpu < 0 || generatorCpu < 0 || ok == 0 ? -1 : (serviceCpu + generatorCpu) * 1000 / ok;
         }
 
         double mbPerSecond() {
@@ -118,6 +130,8 @@ public final class UploadLoadTest {
             for (int size : sizes) {
                 byte[] body = multipart(png(size));
                 List<Double> ratios = new ArrayList<>();
+                List<Double> ceilingCpu = new ArrayList<>();
+                List<Double> serviceCpu = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
                     // The service hands each upload on after answering; let it finish that before the ceiling is
                     // measured on the same cores, so that neither run pays for the other's work.
@@ -130,6 +144,8 @@ public final class UploadLoadTest {
                     accepted += service.ok();
                     double ratio = service.mbPerSecond() / ceiling.mbPerSecond();
                     ratios.add(ratio);
+                    ceilingCpu.add(ceiling.cpuMsPerUpload());
+                    serviceCpu.add(service.cpuMsPerUpload());
                     String suffix = rounds > 1 ? " (round " + round + ")" : "";
                     rows.add(row(size, ceiling, suffix));
                     rows.add(row(size, service, suffix));
@@ -137,14 +153,15 @@ public final class UploadLoadTest {
                             label(size), suffix, ratio));
                     test.failed |= service.errors() > 0 || ceiling.errors() > 0;
                 }
-                List<Double> sorted = ratios.stream().sorted().toList();
-                double median = sorted.size() % 2 == 1
-                        ? sorted.get(sorted.size() / 2)
-                        : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
                 summary.add(String.format(Locale.ROOT, "%s: service MB/s / ceiling MB/s, median of %d rounds = %.2f"
-                        + " (rounds: %s)", label(size), rounds, median,
+                        + " (rounds: %s)", label(size), rounds, median(ratios),
                         ratios.stream()
                                 .map(r -> String.format(Locale.ROOT, "%.2f", r)).collect(Collectors.joining(", "))));
+                if (median(ceilingCpu) > 0 && median(serviceCpu) > 0) {
+                    summary.add(String.format(Locale.ROOT, "%s: CPU per upload of both processes, median of %d rounds:"
+                            + " ceiling %.3f ms, service phase %.3f ms (%.1f times the ceiling's)", label(size),
+                            rounds, median(ceilingCpu), median(serviceCpu), median(serviceCpu) / median(ceilingCpu)));
+                }
             }
             System.out.println();
             System.out.println("| file | run | uploads/s | MB/s | p50 ms | p99 ms | errors |");
@@ -200,6 +217,8 @@ public final class UploadLoadTest {
      */
     private Phase run(String label, Upload upload, int fileSize, int workers, int seconds) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(workers);
+        double serviceCpu0 = cpuSeconds(servicePid);
+        double generatorCpu0 = cpuSeconds(ProcessHandle.current().pid());
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         AtomicLong errors = new AtomicLong();
         StringBuffer firstError = new StringBuffer();
@@ -239,16 +258,50 @@ public final class UploadLoadTest {
             all.add(f.get());
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
+        double serviceCpu = cpuSeconds(servicePid) - serviceCpu0;
+        double generatorCpu = cpuSeconds(ProcessHandle.current().pid()) - generatorCpu0;
         pool.shutdown();
         long[] latencies = all.stream().flatMapToLong(Arrays::stream).toArray();
         Phase p = new Phase(label, latencies.length, errors.get(), elapsed, (long) latencies.length * fileSize,
-                latencies, firstError.toString());
+                latencies, firstError.toString(), serviceCpu0 < 0 ? -1 : serviceCpu,
+                generatorCpu0 < 0 ? -1 : generatorCpu);
         System.out.printf(Locale.ROOT,
-                "%-8s %-9s %8.1f uploads/s %8.1f MB/s  p50 %7.1f ms  p99 %7.1f ms  errors %d%s%n",
+                "%-8s %-9s %8.1f uploads/s %8.1f MB/s  p50 %7.1f ms  p99 %7.1f ms  errors %d%s%s%n",
                 label, label(fileSize), p.perSecond(), p.mbPerSecond(), LoadMeasure.percentileMs(latencies, 0.50),
                 LoadMeasure.percentileMs(latencies, 0.99), p.errors(),
-                p.errors() > 0 ? " (first: " + p.firstError() + ")" : "");
+                p.errors() > 0 ? " (first: " + p.firstError() + ")" : "",
+                p.cpuMsPerUpload() < 0
+                        ? ""
+                        : String.format(Locale.ROOT,
+                                "%n         CPU per upload %.3f ms: service %.3f, this program (clients, %s) %.3f",
+                                p.cpuMsPerUpload(), p.serviceCpu() * 1000 / p.ok(),
+                                label.equals("ceiling") ? "copy server" : "intake stand-in",
+                                p.generatorCpu() * 1000 / p.ok()));
         return p;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        return sorted.size() % 2 == 1
+                ? sorted.get(sorted.size() / 2)
+                : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+    }
+
+    /**
+     * CPU seconds a process has used so far, from /proc/PID/stat (utime and stime, in the USER_HZ ticks of 1/100 s
+     * that Linux reports there); -1 where that cannot be read (another system, or no PID given).
+     */
+    static double cpuSeconds(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static String row(int size, Phase p, String suffix) {
