@@ -16,21 +16,22 @@ build_for_load_test() {
 # start_service <module> <port> <data dir> [java options...] -- [VAR=value...]
 # Starts <module>'s jar in the background on <port> with the given environment (logging at WARN), waits up to 60 s
 # for its readiness, and on exit stops it, keeps its log in <module>/target/load-service.log and removes <data dir>.
-# The JVM runs with the garbage collector of the services' JVM images, SERVICE_GC (-XX:+UseParallelGC: run-java.sh's
-# GC_CONTAINER_OPTIONS, which the Dockerfile.jvm files pin), not with whatever `java` picks on the test machine (G1
-# on two cores and 24 GB, which a deployed service never runs with).
+# The JVM runs with the garbage collector that <module>'s JVM image pins (GC_CONTAINER_OPTIONS in its Dockerfile.jvm,
+# which run-java.sh passes on), so the load test measures what is deployed; SERVICE_GC overrides it.
 # kill and wait may fail (the service may have gone already); under set -e they would end the trap early.
 start_service() {
   local module=$1 port=$2 data=$3
   shift 3
+  local gc="${SERVICE_GC:-$(sed -n 's/^ENV GC_CONTAINER_OPTIONS="\(.*\)"$/\1/p' "$module/src/main/docker/Dockerfile.jvm")}"
   local java_opts=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     java_opts+=("$1")
     shift
   done
   [ $# -gt 0 ] && shift
+  # shellcheck disable=SC2086 # $gc is empty or one or more options
   env "$@" QUARKUS_HTTP_PORT="$port" QUARKUS_LOG_LEVEL=WARN \
-    java ${SERVICE_GC:--XX:+UseParallelGC} ${java_opts[@]+"${java_opts[@]}"} -jar "$module/target/quarkus-app/quarkus-run.jar" > "$data/service.log" 2>&1 &
+    java $gc ${java_opts[@]+"${java_opts[@]}"} -jar "$module/target/quarkus-app/quarkus-run.jar" > "$data/service.log" 2>&1 &
   SERVICE_PID=$!
   trap "kill $SERVICE_PID 2>/dev/null || true; wait $SERVICE_PID 2>/dev/null || true; \
     cp '$data/service.log' '$module/target/load-service.log' 2>/dev/null || true; rm -rf '$data'" EXIT
