@@ -50,8 +50,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * on the same disk (no parsing, no checks, no database), then the service, with the same request bytes, the same
  * client and the same workers. Uploads/s, MB/s of file bytes, p50/p99, errors, and service MB/s / ceiling MB/s per
  * round and their median; where /proc can be read (Linux, {@code servicePid} given), also the CPU time per upload of
- * the service and of this program in each phase, which, unlike a rate, does not move when the machine does. This machine's disk and CPU vary by a factor of two within minutes; a ratio taken from
- * phases that follow each other, several times over, is what one run can say honestly;</li>
+ * the service and of this program in each phase, which, unlike a rate, does not move when the machine does. This
+ * machine's disk and CPU vary by a factor of two within minutes; a ratio taken from phases that follow each other,
+ * several times over, is what one run can say honestly;</li>
  * <li>memory: 20 uploads of 10 MiB (the largest allowed) at once; all must succeed (run.sh caps the service's heap at
  * 128 MB for the whole run);</li>
  * <li>checks: one stored file of each size downloads byte for byte, and every accepted upload reached the intake.</li>
@@ -59,9 +60,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Exits with status 1 if any upload failed or a check did not hold.
  * <p>
  * System properties: {@code base} (http://127.0.0.1:18083), {@code operatorKey}, {@code stubPort} (18183),
- * {@code servicePid} (the service's process, for its CPU time; run.sh gives it), {@code workers} (8), {@code rounds} (3), {@code seconds} (10), {@code warmup} (60), {@code sizes} (the file sizes measured, bytes,
- * comma-separated: 100000,5000000), {@code heap} (what run.sh gave the service, for the
- * report).
+ * {@code servicePid} (the service's process, for its CPU time; run.sh gives it), {@code workers} (8),
+ * {@code rounds} (3), {@code seconds} (10), {@code warmup} (60), {@code sizes} (the file sizes measured, bytes,
+ * comma-separated: 100000,5000000), {@code heap} (what run.sh gave the service, for the report).
  */
 public final class UploadLoadTest {
     private static final ObjectMapper JSON = new ObjectMapper();
