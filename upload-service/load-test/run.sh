@@ -6,7 +6,8 @@
 # Options (environment): WORKERS (8), ROUNDS (3: ceiling and service phases, one after the other, per size),
 # SECONDS_PER_PHASE (10), WARMUP_SECONDS (60), SERVICE_HEAP (128m),
 # SIZES (100000,5000000: the file sizes measured against the ceiling, in bytes),
-# PORT (18083), STUB_PORT (18183), SERVICE_JAVA_OPTS (added to the service's java command).
+# PORT (18083), STUB_PORT (18183), SERVICE_JAVA_OPTS (added to the service's java command), AFTER_CLEANUP_SECONDS
+# (360: how long after the last run's cleanup to start; see wait_after_cleanup in service-support/load-test-lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PORT="${PORT:-18083}"
@@ -15,6 +16,7 @@ HEAP="${SERVICE_HEAP:-128m}"
 DATA="$(mktemp -d)"
 source service-support/load-test-lib.sh
 build_for_load_test upload-service
+wait_after_cleanup upload-service
 # shellcheck disable=SC2086 # SERVICE_JAVA_OPTS holds several options
 start_service upload-service "$PORT" "$DATA" "-Xmx$HEAP" ${SERVICE_JAVA_OPTS:-} -- \
   UPLOAD_ADMIN_API_KEY=load-test-operator-key UPLOAD_DATA_DIR="$DATA" UPLOAD_STORAGE_DIR="$DATA/files" \

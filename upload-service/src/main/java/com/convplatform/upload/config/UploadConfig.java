@@ -50,6 +50,21 @@ public interface UploadConfig {
     @WithDefault("11534336")
     long maxRequestBytes();
 
+    /**
+     * A request that declares a Content-Length of at most this many bytes is received whole, in memory, before one
+     * worker thread reads it, so no thread waits for its pieces. A larger or chunked body is read by a worker thread as
+     * it arrives.
+     */
+    @WithDefault("262144")
+    int bufferedBodyBytes();
+
+    /**
+     * The most bytes that bodies received whole (above) may hold at once, across all uploads; past it, bodies are read
+     * as they arrive.
+     */
+    @WithDefault("33554432")
+    long bufferedBodiesMaxBytes();
+
     /** Longest message_body accepted, in characters. */
     @WithDefault("4096")
     int maxMessageBody();

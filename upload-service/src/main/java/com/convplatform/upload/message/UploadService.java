@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import javax.sql.DataSource;
 
@@ -38,6 +39,7 @@ import com.convplatform.upload.storage.FileStore;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -69,6 +71,9 @@ public class UploadService {
     private final ObjectMapper json;
     private final MeterRegistry metrics;
     private final DataSource dataSource;
+    private final Counter imageUploads;
+    private final Counter documentUploads;
+    private final Counter bytesStored;
     private GroupCommit<ToRecord, Logged> writer;
 
     public UploadService(UploadConfig config, FileStore store, Clock clock, ObjectMapper json, MeterRegistry metrics,
@@ -79,6 +84,9 @@ public class UploadService {
         this.json = json;
         this.metrics = metrics;
         this.dataSource = dataSource;
+        this.imageUploads = metrics.counter("upload.uploads", "message_type", String.valueOf(FileTypes.IMAGE));
+        this.documentUploads = metrics.counter("upload.uploads", "message_type", String.valueOf(FileTypes.DOCUMENT));
+        this.bytesStored = metrics.counter("upload.bytes.stored");
     }
 
     @PostConstruct
@@ -91,11 +99,41 @@ public class UploadService {
         writer.close();
     }
 
-    public Logged upload(Caller caller, Form f) {
+    /**
+     * Checks the upload, stores its file and queues its message for the next group commit. The checks and the store
+     * run on the calling thread (a refusal is thrown, counted); the result completes once the message is committed
+     * (the writer thread completes it), or fails with the cause, and then the stored file has been removed again.
+     */
+    public CompletableFuture<Logged> upload(Caller caller, Form f) {
+        ToRecord toRecord;
         try {
-            return doUpload(caller, f);
+            toRecord = checkAndStore(caller, f);
         } catch (ApiException e) {
             throw refused(e);
+        }
+        CompletableFuture<Logged> committed;
+        try {
+            committed = writer.submitAll(List.of(toRecord)).get(0);
+        } catch (RuntimeException e) {
+            removeStored(toRecord.fileId());
+            throw e;
+        }
+        return committed.whenComplete((logged, failure) -> {
+            if (failure == null) {
+                (toRecord.type() == FileTypes.IMAGE ? imageUploads : documentUploads).increment();
+                bytesStored.increment(f.size());
+            } else {
+                removeStored(toRecord.fileId());
+            }
+        });
+    }
+
+    /** Removes a stored file whose message was not recorded (so nothing points at it); best effort. */
+    private void removeStored(String fileId) {
+        try {
+            store.delete(fileId);
+        } catch (IOException | RuntimeException ignored) {
+            // left behind unreferenced; it is never served under a message
         }
     }
 
@@ -105,7 +143,7 @@ public class UploadService {
         return e;
     }
 
-    private Logged doUpload(Caller caller, Form f) {
+    private ToRecord checkAndStore(Caller caller, Form f) {
         if (f.authId() == null || !f.authId().matches("[A-Za-z0-9]{1,64}")) {
             throw bad("INVALID_AUTH_ID", "auth_id is required: 1 to 64 letters and digits");
         }
@@ -163,20 +201,8 @@ public class UploadService {
         } catch (IOException e) {
             throw new IllegalStateException("Storing the file failed", e);
         }
-        try {
-            Logged logged = writer.submit(new ToRecord(caller, f, type, body, fileId, name,
-                    FileTypes.CONTENT_TYPES.get(ext), RequestIds.current()));
-            metrics.counter("upload.uploads", "message_type", String.valueOf(type)).increment();
-            metrics.counter("upload.bytes.stored").increment(f.size());
-            return logged;
-        } catch (RuntimeException e) {
-            try {
-                store.delete(fileId);
-            } catch (IOException ignored) {
-                // best effort: the message was not recorded, so nothing points at the file
-            }
-            throw e;
-        }
+        return new ToRecord(caller, f, type, body, fileId, name, FileTypes.CONTENT_TYPES.get(ext),
+                RequestIds.current());
     }
 
     /** A checked and stored upload, to be recorded as a message with its hand-off event. */

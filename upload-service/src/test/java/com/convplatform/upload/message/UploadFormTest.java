@@ -214,7 +214,7 @@ class UploadFormTest {
     @Test
     void theOpenApiDocumentShowsTheFormWithItsFilePart() {
         given().get("/q/openapi?format=json").then().statusCode(200)
-                .body("paths.'/v1.0/log_file_from_user'.post.requestBody.content.'multipart/form-data'.schema.$ref",
+                .body("paths.'/v1.0/log_file_from_user/'.post.requestBody.content.'multipart/form-data'.schema.$ref",
                         equalTo("#/components/schemas/UploadForm"))
                 .body("components.schemas.UploadForm.properties.file.format", equalTo("binary"))
                 .body("components.schemas.UploadForm.properties.message_type.enum", equalTo(List.of("1", "52")))
