@@ -35,6 +35,7 @@ import com.convplatform.support.SqlExists;
 import com.convplatform.support.TimeOrderedIds;
 import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.upload.handoff.OutboxSender;
 import com.convplatform.upload.storage.FileStore;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -71,13 +72,15 @@ public class UploadService {
     private final ObjectMapper json;
     private final MeterRegistry metrics;
     private final DataSource dataSource;
+    private final OutboxSender handOff;
     private final Counter imageUploads;
     private final Counter documentUploads;
     private final Counter bytesStored;
-    private GroupCommit<ToRecord, Logged> writer;
+    private GroupCommit<ToRecord, Recorded> writer;
 
     public UploadService(UploadConfig config, FileStore store, Clock clock, ObjectMapper json, MeterRegistry metrics,
-            DataSource dataSource) {
+            DataSource dataSource, OutboxSender handOff) {
+        this.handOff = handOff;
         this.config = config;
         this.store = store;
         this.clock = clock;
@@ -111,21 +114,22 @@ public class UploadService {
         } catch (ApiException e) {
             throw refused(e);
         }
-        CompletableFuture<Logged> committed;
+        CompletableFuture<Recorded> committed;
         try {
             committed = writer.submitAll(List.of(toRecord)).get(0);
         } catch (RuntimeException e) {
             removeStored(toRecord.fileId());
             throw e;
         }
-        return committed.whenComplete((logged, failure) -> {
+        return committed.whenComplete((recorded, failure) -> {
             if (failure == null) {
+                handOff.handOn(recorded.event());
                 (toRecord.type() == FileTypes.IMAGE ? imageUploads : documentUploads).increment();
                 bytesStored.increment(f.size());
             } else {
                 removeStored(toRecord.fileId());
             }
-        });
+        }).thenApply(Recorded::logged);
     }
 
     /** Removes a stored file whose message was not recorded (so nothing points at it); best effort. */
@@ -205,6 +209,10 @@ public class UploadService {
                 RequestIds.current());
     }
 
+    /** A recorded upload: its answer, and its hand-off event for {@link OutboxSender#handOn}. */
+    record Recorded(Logged logged, OutboxSender.Claimed event) {
+    }
+
     /** A checked and stored upload, to be recorded as a message with its hand-off event. */
     record ToRecord(Caller caller, Form form, int type, String body, String fileId, String name, String contentType,
             String requestId) {
@@ -230,7 +238,7 @@ public class UploadService {
             + " message_type, message_body, file_id, file_name, content_type, size_bytes, created_at)"
             + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_OUTBOX = "insert into hook_outbox (id, message_id, payload, request_id,"
-            + " attempts, next_attempt_at) values (?, ?, ?, ?, 0, ?)";
+            + " attempts, next_attempt_at, claim_token) values (?, ?, ?, ?, 0, ?, ?)";
 
     /**
      * Records each upload's message and hand-off event; uploads that finish together share one transaction (all or
@@ -239,8 +247,8 @@ public class UploadService {
      * writer is one thread for all uploads.
      */
     @Transactional
-    List<Logged> recordAll(List<ToRecord> uploads) {
-        List<Logged> out = new ArrayList<>(uploads.size());
+    List<Recorded> recordAll(List<ToRecord> uploads) {
+        List<Recorded> out = new ArrayList<>(uploads.size());
         try (Connection c = dataSource.getConnection();
                 PreparedStatement message = c.prepareStatement(INSERT_MESSAGE, Statement.RETURN_GENERATED_KEYS);
                 PreparedStatement outbox = c.prepareStatement(INSERT_OUTBOX)) {
@@ -266,13 +274,18 @@ public class UploadService {
                     m.messageId = key.getLong(1);
                 }
                 String fileUrl = config.publicBaseUrl() + "/files/" + m.fileId + "/" + m.fileName;
-                outbox.setString(1, TimeOrderedIds.next());
+                OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
+                        event(m, fileUrl, u.requestId()), u.requestId());
+                outbox.setString(1, event.id());
                 outbox.setLong(2, m.messageId);
-                outbox.setString(3, event(m, fileUrl));
+                outbox.setString(3, event.payload());
                 outbox.setString(4, u.requestId());
-                outbox.setObject(5, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+                outbox.setObject(5, OffsetDateTime.ofInstant(now.plus(OutboxSender.LEASE), ZoneOffset.UTC));
+                outbox.setString(6, handOff.ownClaim());
                 outbox.addBatch();
-                out.add(new Logged(m.messageId, m.messageBody, CREATED_AT.format(now), m.messageType, fileUrl));
+                out.add(new Recorded(
+                        new Logged(m.messageId, m.messageBody, CREATED_AT.format(now), m.messageType, fileUrl),
+                        event));
             }
             outbox.executeBatch();
         } catch (SQLException e) {
@@ -281,7 +294,8 @@ public class UploadService {
         return out;
     }
 
-    private String event(Message m, String fileUrl) {
+    /** The hand-off event; its upload's request id first (see {@link OutboxSender#REQUEST_ID_FIRST}). */
+    private String event(Message m, String fileUrl, String requestId) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("quick_replies", java.util.List.of());
         data.put("file_url", fileUrl);
@@ -297,6 +311,9 @@ public class UploadService {
         metadata.put("content_type", m.contentType);
         metadata.put("size", m.sizeBytes);
         Map<String, Object> e = new LinkedHashMap<>();
+        if (requestId != null) {
+            e.put("request_id", requestId);
+        }
         e.put("account_id", m.accountId);
         e.put("user_id", m.authId);
         e.put("conversation_number", 0);

@@ -1,5 +1,7 @@
 package com.convplatform.upload.handoff;
 
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -49,24 +51,7 @@ class OutboxClaimTest {
     List<String> dueEvents(int n) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Message m = new Message();
-            m.accountId = "account-1";
-            m.clientId = "client-1";
-            m.businessId = "1001";
-            m.authId = "user42";
-            m.messageType = 1;
-            m.messageBody = "claim test";
-            m.fileId = UUID.randomUUID().toString().replace("-", "");
-            m.fileName = "a.png";
-            m.contentType = "image/png";
-            m.sizeBytes = 1;
-            m.createdAt = Instant.now();
-            m.persist();
-            HookOutbox o = new HookOutbox();
-            o.id = UUID.randomUUID().toString();
-            o.messageId = m.messageId;
-            o.payload = "{}";
-            o.nextAttemptAt = Instant.now().minusSeconds(1);
+            HookOutbox o = outboxRow(message(), "{}");
             o.persist();
             ids.add(o.id);
         }
@@ -113,13 +98,103 @@ class OutboxClaimTest {
     }
 
     @Test
-    void aDrainedBacklogIsMarkedSentInBatches() throws Exception {
+    void aDrainedBacklogIsSentInBatchesAndLeavesTheOutbox() throws Exception {
         List<String> created = dueEvents(3 * OutboxSender.BATCH + 5);
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (System.nanoTime() < deadline && unsent(created) > 0) {
             Thread.sleep(100);
         }
         assertEquals(0, unsent(created), "every event of the backlog was accepted by the intake");
+        assertEquals(0, rows(created), "accepted events are removed from the outbox");
+    }
+
+    @Test
+    void anUploadIsHandedOnStraightAfterItsCommitAndThenLeavesTheOutbox() {
+        given().header("Authorization", "Bearer test-operator-key").contentType("application/json")
+                .body("{\"auth_id\":\"user42\",\"business_id\":\"1001\"}").post("/admin/v1/users");
+        byte[] png = new byte[1000];
+        System.arraycopy(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, 0, png, 0, 8);
+        long id = ((Number) given().header("Authorization", "Bearer " + PlatformStubs.token())
+                .header("client-id", "client-1").multiPart("auth_id", "user42").multiPart("business_id", "1001")
+                .multiPart("message_type", "1").multiPart("file", "direct.png", png, "image/png")
+                .post("/v1.0/log_file_from_user/").then().statusCode(200).extract().path("message_id")).longValue();
+        // The row is written claimed by this process, due only when the lease has passed (60 s): no poll can send it
+        // within these 10 s, only the hand-off straight after the commit.
+        await().atMost(Duration.ofSeconds(10)).until(
+                () -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("\"message_id\":" + id + ",")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> outboxRows(id) == 0);
+    }
+
+    @Test
+    void anEventItsWriterHoldsIsNotTakenByAPollDuringItsLease() {
+        PlatformStubs.intakeDown = true;
+        String id = heldEvent();
+        assertTrue(sender.claim().stream().noneMatch(o -> o.id().equals(id)),
+                "an event written under this process's claim is not due before its lease runs out");
+        assertEquals(1, rows(List.of(id)), "it stays in the outbox");
+    }
+
+    @Test
+    void anEventWrittenWithoutItsRequestIdInThePayloadGetsItAdded() {
+        String marker = UUID.randomUUID().toString();
+        dueEvent("{\"account_id\":\"account-1\",\"legacy\":\"" + marker + "\"}", "legacy-req-7");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(marker)));
+        String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(marker)).findFirst().orElseThrow();
+        assertEquals("legacy-req-7", PlatformStubs.EVENT_REQUEST_IDS.get(event));
+    }
+
+    @Transactional
+    String heldEvent() {
+        HookOutbox o = outboxRow(message(), "{}");
+        o.claimToken = sender.ownClaim();
+        o.nextAttemptAt = Instant.now().plus(OutboxSender.LEASE);
+        o.persist();
+        return o.id;
+    }
+
+    @Transactional
+    void dueEvent(String payload, String requestId) {
+        HookOutbox o = outboxRow(message(), payload);
+        o.requestId = requestId;
+        o.persist();
+    }
+
+    private static Message message() {
+        Message m = new Message();
+        m.accountId = "account-1";
+        m.clientId = "client-1";
+        m.businessId = "1001";
+        m.authId = "user42";
+        m.messageType = 1;
+        m.messageBody = "claim test";
+        m.fileId = UUID.randomUUID().toString().replace("-", "");
+        m.fileName = "a.png";
+        m.contentType = "image/png";
+        m.sizeBytes = 1;
+        m.createdAt = Instant.now();
+        m.persist();
+        return m;
+    }
+
+    /** A due outbox row for the message (not yet persisted). */
+    private static HookOutbox outboxRow(Message m, String payload) {
+        HookOutbox o = new HookOutbox();
+        o.id = UUID.randomUUID().toString();
+        o.messageId = m.messageId;
+        o.payload = payload;
+        o.nextAttemptAt = Instant.now().minusSeconds(1);
+        return o;
+    }
+
+    @Transactional
+    long outboxRows(long messageId) {
+        return HookOutbox.count("messageId", messageId);
+    }
+
+    @Transactional
+    long rows(List<String> ids) {
+        return HookOutbox.count("id in ?1", ids);
     }
 
     @Transactional

@@ -212,6 +212,60 @@ class UploadFormTest {
     }
 
     @Test
+    void aSmallUploadCutOffBeforeItsEndLeavesNothingAndIsCountedAsIncomplete() throws Exception {
+        long before = storedFiles();
+        double incomplete = refusals("INCOMPLETE_BODY");
+        byte[] partial = body(field("auth_id", "user42"), field("business_id", "1001"), field("message_type", "1"),
+                fileHead("cut-small.png"), PNG);
+        try (Socket socket = new Socket("127.0.0.1", RestAssured.port)) {
+            OutputStream out = socket.getOutputStream();
+            // declares 500 bytes more than it sends: a body the service receives whole before reading it
+            out.write(body("POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + PlatformStubs.token() + "\r\nclient-id: client-1\r\nContent-Type: multipart/form-data; boundary="
+                    + BOUNDARY + "\r\nContent-Length: " + (partial.length + 500) + "\r\n\r\n", partial));
+            out.flush();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> refusals("INCOMPLETE_BODY") > incomplete);
+        assertEquals(before, storedFiles());
+        assertEquals(0, incomingParts());
+    }
+
+    @Test
+    void aSmallUploadWhoseRestComesLateIsStillAccepted() throws Exception {
+        byte[] form = body(field("auth_id", "user42"), field("business_id", "1001"), field("message_type", "1"),
+                fileHead("late.png"), PNG, "\r\n", CLOSE);
+        int half = form.length / 2;
+        try (Socket socket = new Socket("127.0.0.1", RestAssured.port)) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(body("POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + PlatformStubs.token() + "\r\nclient-id: client-1\r\nContent-Type: multipart/form-data; boundary="
+                    + BOUNDARY + "\r\nContent-Length: " + form.length + "\r\n\r\n",
+                    java.util.Arrays.copyOf(form, half)));
+            out.flush();
+            Thread.sleep(1500); // past the second after which a body received whole goes to a worker as it arrives
+            out.write(form, half, form.length - half);
+            out.flush();
+            String answer = new String(socket.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);
+            assertEquals("HTTP/1.1 200", answer);
+        }
+    }
+
+    @Test
+    void otherMethodsOnTheUploadPathAreRefusedWith405() {
+        refused(authed().get(PATH).then().header("Allow", "POST"), 405, "METHOD_NOT_ALLOWED", "POST");
+        refused(authed().contentType(ContentType.JSON).body("{}").put(PATH).then(), 405, "METHOD_NOT_ALLOWED",
+                "POST");
+    }
+
+    /** upload_refusals_total for a reason, from /q/metrics. */
+    static double refusals(String reason) {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith("upload_refusals_total{") && l.contains("\"" + reason + "\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    @Test
     void theOpenApiDocumentShowsTheFormWithItsFilePart() {
         given().get("/q/openapi?format=json").then().statusCode(200)
                 .body("paths.'/v1.0/log_file_from_user/'.post.requestBody.content.'multipart/form-data'.schema.$ref",

@@ -354,6 +354,9 @@ class UploadTest {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(alone)));
         assertTrue(PlatformStubs.SINGLE_CALLS.get() > single, "sent through the single intake");
+        assertTrue(PlatformStubs.EVENTS.stream().filter(e -> e.contains(alone))
+                .noneMatch(e -> e.contains("\"request_id\"")),
+                "the single intake gets the request id as a header only");
     }
 
     @Test
