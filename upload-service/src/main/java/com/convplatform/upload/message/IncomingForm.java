@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,7 +18,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.upload.http.MultipartReader;
@@ -57,7 +55,7 @@ final class IncomingForm implements AutoCloseable {
      * Reads the whole body. A body that is not well-formed multipart is refused with 400 {@code INVALID_MULTIPART};
      * on any failure the temporary file is deleted and the rest of the body is left unread.
      */
-    static IncomingForm read(InputStream body, String contentType, Path incomingDir, long maxFileBytes)
+    static IncomingForm read(InputStream body, String contentType, Path partFile, long maxFileBytes)
             throws IOException {
         String boundary = MultipartReader.boundary(contentType).orElseThrow(() -> new ApiException(400,
                 "INVALID_MULTIPART", "The Content-Type needs a valid multipart boundary parameter"));
@@ -74,7 +72,7 @@ final class IncomingForm implements AutoCloseable {
                 if (part.name().equals("file") && part.fileName() != null) {
                     if (form.file == null) {
                         form.fileName = part.fileName();
-                        try (FileChannel out = form.createPartFile(incomingDir)) {
+                        try (FileChannel out = form.createPartFile(partFile)) {
                             HeadKeeper kept = new HeadKeeper(out, form.head);
                             form.fileSize = reader.copyTo(kept, maxFileBytes);
                             form.headLength = kept.kept;
@@ -103,38 +101,32 @@ final class IncomingForm implements AutoCloseable {
     }
 
     /** The form for {@link UploadService}: an over-long text field is given as one character over any limit. */
-    UploadService.Form toForm() {
-        return new UploadService.Form(field("auth_id"), field("business_id"), field("message_type"), file, fileName,
+    UploadService.Form toForm(String fileId) {
+        return new UploadService.Form(fileId, field("auth_id"), field("business_id"), field("message_type"), file,
+                fileName,
                 fileSize, field("message_body"), Arrays.copyOf(head, headLength), () -> file = null);
     }
 
     /**
-     * Creates the temporary file for the file part under a new random name, readable by this process's user only,
-     * and opens it for writing: one system call where creating it and opening it again took two. The directory is
-     * made when it is missing.
+     * Creates the file for the file part at {@code p} (see {@code FileStore.incomingPath}), readable by this
+     * process's user only, and opens it for writing in one system call; it must not exist yet. Its directory is made
+     * when it is missing.
      */
-    private FileChannel createPartFile(Path dir) throws IOException {
-        for (int attempt = 0;; attempt++) {
-            Path p = dir.resolve("upload-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36)
-                    + ".part");
-            try {
-                FileChannel c = POSIX
-                        ? FileChannel.open(p, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                                OWNER_ONLY)
-                        : FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                file = p;
-                return c;
-            } catch (NoSuchFileException missingDirectory) {
-                if (attempt > 0) {
-                    throw missingDirectory;
-                }
-                Files.createDirectories(dir);
-            } catch (FileAlreadyExistsException taken) {
-                if (attempt > 8) {
-                    throw taken;
-                }
-            }
+    private FileChannel createPartFile(Path p) throws IOException {
+        try {
+            return openNew(p);
+        } catch (NoSuchFileException missingDirectory) {
+            Files.createDirectories(p.getParent());
+            return openNew(p);
         }
+    }
+
+    private FileChannel openNew(Path p) throws IOException {
+        FileChannel c = POSIX
+                ? FileChannel.open(p, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), OWNER_ONLY)
+                : FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        file = p;
+        return c;
     }
 
     /** Passes writes on to a channel and keeps the first bytes written. */

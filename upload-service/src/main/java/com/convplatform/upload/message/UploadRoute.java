@@ -216,15 +216,16 @@ public class UploadRoute {
             throw e;
         }
         IncomingForm form;
+        String fileId = UploadService.newFileId();
         try {
-            form = IncomingForm.read(in, request.getHeader(HttpHeaderNames.CONTENT_TYPE), incoming.path(),
-                    config.maxFileBytes());
+            form = IncomingForm.read(in, request.getHeader(HttpHeaderNames.CONTENT_TYPE),
+                    uploads.partFile(fileId, incoming.path()), config.maxFileBytes());
         } catch (ApiException e) {
             drain(in);
             throw uploads.refused(e);
         }
         try (form) {
-            return uploads.upload(caller, form.toForm());
+            return uploads.upload(caller, form.toForm(fileId));
         }
     }
 

@@ -58,8 +58,8 @@ public class UploadService {
      * The form as received; {@code head} is the file's first bytes (up to {@link FileTypes#HEAD_BYTES});
      * {@code whenMoved} is told when the store has moved {@code file} away, so its owner need not delete it.
      */
-    public record Form(String authId, String businessId, String messageType, Path file, String fileName, long size,
-            String messageBody, byte[] head, Runnable whenMoved) {
+    public record Form(String fileId, String authId, String businessId, String messageType, Path file,
+            String fileName, long size, String messageBody, byte[] head, Runnable whenMoved) {
     }
 
     /** The spec 2.3 answer. */
@@ -141,6 +141,16 @@ public class UploadService {
         }
     }
 
+    /** A new file id: 128 random bits, as 32 hex digits; the file's name in the store and in its URL. */
+    static String newFileId() {
+        return HexFormat.of().formatHex(randomBytes());
+    }
+
+    /** Where the file of a new upload is written while it arrives (see {@link FileStore#incomingPath}). */
+    Path partFile(String fileId, Path incomingDir) {
+        return store.incomingPath(fileId, incomingDir);
+    }
+
     /** Counts a refusal by its code; returns it to be thrown. */
     public ApiException refused(ApiException e) {
         metrics.counter("upload.refusals", "reason", e.code()).increment();
@@ -197,7 +207,7 @@ public class UploadService {
         } catch (IOException e) {
             throw bad("UNREADABLE_FILE", "The uploaded file could not be read");
         }
-        String fileId = HexFormat.of().formatHex(randomBytes());
+        String fileId = f.fileId();
         try {
             if (store.put(fileId, f.file())) {
                 f.whenMoved().run();

@@ -16,6 +16,14 @@ public interface FileStore {
      */
     boolean put(String id, Path source) throws IOException;
 
+    /**
+     * Where the file of upload {@code id} is written while it arrives, before {@link #put}: by default a temporary
+     * file in {@code incomingDir}, which {@code put} then moves or copies into the store.
+     */
+    default Path incomingPath(String id, Path incomingDir) {
+        return incomingDir.resolve("upload-" + id + ".part");
+    }
+
     /** Opens a stored file. */
     Optional<InputStream> open(String id) throws IOException;
 
