@@ -24,10 +24,11 @@ import com.convplatform.upload.http.MultipartReader;
 
 /**
  * The upload form read from the request body as it arrives (see {@link MultipartReader}): the text fields in memory
- * (each at most {@link #MAX_FIELD_BYTES}), the {@code file} part streamed to a temporary file in the incoming
- * directory and never held in memory. Writing stops at the file limit plus one byte, so a file over it is known to
- * be over it; the rest of the body is read and dropped. Closing deletes the temporary file unless the store moved it
- * away (then there is nothing to delete, and no system call is spent finding that out). The first part of a name
+ * (each at most {@link #MAX_FIELD_BYTES}), the {@code file} part streamed to the file the store names for it
+ * ({@code FileStore.incomingPath}: in place for the local store, a temporary file in the incoming directory otherwise)
+ * and never held in memory. Writing stops at the file limit plus one byte, so a file over it is known to
+ * be over it; the rest of the body is read and dropped. Closing deletes that file unless the store took it
+ * (then there is nothing to delete, and no system call is spent finding that out). The first part of a name
  * counts; parts with other names are read and dropped, at most {@link #MAX_PARTS}.
  */
 final class IncomingForm implements AutoCloseable {
@@ -53,7 +54,7 @@ final class IncomingForm implements AutoCloseable {
 
     /**
      * Reads the whole body. A body that is not well-formed multipart is refused with 400 {@code INVALID_MULTIPART};
-     * on any failure the temporary file is deleted and the rest of the body is left unread.
+     * on any failure the file part is deleted and the rest of the body is left unread.
      */
     static IncomingForm read(InputStream body, String contentType, Path partFile, long maxFileBytes)
             throws IOException {

@@ -46,7 +46,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * Spec 4.5: checks an upload in a fixed order (form, business and user, size, type and content), stores the file,
  * records the message and its hand-off event in one transaction, and answers with the spec 2.3 body. A refusal
- * leaves nothing behind: the file part is a temporary file that {@link IncomingForm} deletes when the request ends.
+ * leaves nothing behind: {@link IncomingForm} deletes the file part unless the store has taken it.
  */
 @ApplicationScoped
 public class UploadService {
