@@ -91,8 +91,11 @@ public class UploadRoute {
         this.readTimeout = readTimeout;
     }
 
+    /** The path, with and without its trailing slash (as the JAX-RS resource before it answered both). */
     void install(@Observes Router router) {
         router.route(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::handle);
+        router.route(PATH.substring(0, PATH.length() - 1)).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT)
+                .handler(this::handle);
     }
 
     /** On the event loop: the cheap refusals, then the body is received and handed to a worker. */

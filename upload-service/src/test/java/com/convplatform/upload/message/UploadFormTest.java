@@ -259,6 +259,15 @@ class UploadFormTest {
                 "POST");
     }
 
+    @Test
+    void thePathWithoutItsTrailingSlashIsTheSameEndpoint() {
+        authed().contentType("multipart/form-data; boundary=" + BOUNDARY)
+                .body(body(field("auth_id", "user42"), field("business_id", "1001"), field("message_type", "1"),
+                        fileHead("slash.png"), PNG, "\r\n", CLOSE))
+                .post(PATH.substring(0, PATH.length() - 1)).then().statusCode(200)
+                .body("file_url", org.hamcrest.Matchers.endsWith("/slash.png"));
+    }
+
     /** upload_refusals_total for a reason, from /q/metrics. */
     static double refusals(String reason) {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
