@@ -132,7 +132,8 @@ public class OutboxSender {
      */
     public void handOn(Claimed event) {
         if (!running || !direct.offer(event)) {
-            LOG.debugf("Hand-off queue full; event %s is sent by a poll once its lease runs out", event.id());
+            LOG.debugf("Event %s not queued (queue full or stopping); a poll sends it once its lease runs out",
+                    event.id());
         }
     }
 
@@ -163,14 +164,7 @@ public class OutboxSender {
                     continue;
                 }
                 batch.add(first);
-                long lingerEnd = System.nanoTime() + LINGER_NANOS;
-                for (long left = LINGER_NANOS; batch.size() < BATCH && left > 0; left = lingerEnd - System.nanoTime()) {
-                    direct.drainTo(batch, BATCH - batch.size());
-                    Claimed next = batch.size() < BATCH ? direct.poll(left, TimeUnit.NANOSECONDS) : null;
-                    if (next != null) {
-                        batch.add(next);
-                    }
-                }
+                fill(batch, System.nanoTime() + LINGER_NANOS);
                 deliver(batch);
             } catch (InterruptedException e) {
                 return;
@@ -180,6 +174,19 @@ public class OutboxSender {
             } finally {
                 batch.clear();
             }
+        }
+    }
+
+    /** Adds what is handed on until the batch is full or {@code until} (System.nanoTime) has come. */
+    private void fill(List<Claimed> batch, long until) throws InterruptedException {
+        direct.drainTo(batch, BATCH - batch.size());
+        while (batch.size() < BATCH) {
+            Claimed next = direct.poll(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (next == null) {
+                return;
+            }
+            batch.add(next);
+            direct.drainTo(batch, BATCH - batch.size());
         }
     }
 

@@ -73,11 +73,6 @@ public final class RequestBody extends InputStream {
         }
     }
 
-    /** Whether the whole body has arrived. */
-    public synchronized boolean complete() {
-        return ended;
-    }
-
     @Override
     public int read() throws IOException {
         byte[] one = new byte[1];
