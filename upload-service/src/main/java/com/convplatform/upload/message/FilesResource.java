@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.StreamingOutput;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.support.ApiException;
+import com.convplatform.upload.storage.FileIds;
 import com.convplatform.upload.storage.FileStore;
 
 /** Serves stored files under their unguessable id, as downloads that browsers will not sniff or render. */
@@ -25,7 +26,7 @@ public class FilesResource {
 
     @GET
     public Response file(@PathParam("id") String id, @PathParam("name") String name) throws Exception {
-        Message m = id.matches("[0-9a-f]{32}") ? Message.find("fileId", id).firstResult() : null;
+        Message m = FileIds.isValid(id) ? Message.find("fileId", id).firstResult() : null;
         if (m == null || !m.fileName.equals(name)) {
             throw new ApiException(404, "FILE_NOT_FOUND", "No such file");
         }

@@ -219,7 +219,7 @@ public class UploadRoute {
             throw e;
         }
         IncomingForm form;
-        String fileId = UploadService.newFileId();
+        String fileId = uploads.newFileId();
         try {
             form = IncomingForm.read(in, request.getHeader(HttpHeaderNames.CONTENT_TYPE),
                     uploads.partFile(fileId, incoming.path()), config.maxFileBytes());

@@ -2,7 +2,6 @@ package com.convplatform.upload.message;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,11 +14,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -36,6 +35,7 @@ import com.convplatform.support.TimeOrderedIds;
 import com.convplatform.upload.auth.TokenVerifier.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.handoff.OutboxSender;
+import com.convplatform.upload.storage.FileIds;
 import com.convplatform.upload.storage.FileStore;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,7 +52,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 public class UploadService {
     static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Pattern AUTH_ID = Pattern.compile("[A-Za-z0-9]{1,64}");
+    private static final Pattern BUSINESS_ID = Pattern.compile("[0-9]{1,32}");
+    private static final Pattern UNSAFE_NAME_CHARACTERS = Pattern.compile("[^A-Za-z0-9._-]");
+    private static final Pattern UNDERSCORES = Pattern.compile("_+");
+    private static final Pattern LEADING_DOTS = Pattern.compile("^[.]+");
 
     /**
      * The form as received; {@code head} is the file's first bytes (up to {@link FileTypes#HEAD_BYTES});
@@ -141,9 +145,9 @@ public class UploadService {
         }
     }
 
-    /** A new file id: 128 random bits, as 32 hex digits; the file's name in the store and in its URL. */
-    static String newFileId() {
-        return HexFormat.of().formatHex(randomBytes());
+    /** A new file id (see {@link FileIds}): the file's name in the store and in its URL. */
+    String newFileId() {
+        return FileIds.next(clock);
     }
 
     /** Where the file of a new upload is written while it arrives (see {@link FileStore#incomingPath}). */
@@ -158,10 +162,10 @@ public class UploadService {
     }
 
     private ToRecord checkAndStore(Caller caller, Form f) {
-        if (f.authId() == null || !f.authId().matches("[A-Za-z0-9]{1,64}")) {
+        if (f.authId() == null || !AUTH_ID.matcher(f.authId()).matches()) {
             throw bad("INVALID_AUTH_ID", "auth_id is required: 1 to 64 letters and digits");
         }
-        if (f.businessId() == null || !f.businessId().matches("[0-9]{1,32}")) {
+        if (f.businessId() == null || !BUSINESS_ID.matcher(f.businessId()).matches()) {
             throw bad("INVALID_BUSINESS_ID", "business_id is required: a string of digits");
         }
         int type;
@@ -343,19 +347,13 @@ public class UploadService {
     static String sanitise(String raw) {
         String name = raw == null ? "" : raw;
         int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
-        name = name.substring(slash + 1).replaceAll("[^A-Za-z0-9._-]", "_").replaceAll("_+", "_")
-                .replaceAll("^[.]+", "");
+        name = UNSAFE_NAME_CHARACTERS.matcher(name.substring(slash + 1)).replaceAll("_");
+        name = LEADING_DOTS.matcher(UNDERSCORES.matcher(name).replaceAll("_")).replaceAll("");
         if (name.length() > 100) {
             String ext = FileTypes.extension(name);
             name = name.substring(0, 100 - ext.length() - 1) + "." + ext;
         }
         return name.isEmpty() ? "file" : name;
-    }
-
-    private static byte[] randomBytes() {
-        byte[] b = new byte[16];
-        RANDOM.nextBytes(b);
-        return b;
     }
 
     private static ApiException bad(String code, String message) {

@@ -62,8 +62,8 @@ public class LocalFileStore implements FileStore {
     /**
      * An upload's file is written in place, under its id in this store's directory: no second directory entry and no
      * rename per upload (a rename into a directory of hundreds of thousands of files was 6 % of the service's CPU in the
-     * load test). Nothing can find the file before its message is committed: its id is 128 random bits, made by the
-     * service, and only given out in the answer. A refused upload's file is deleted.
+     * load test). Nothing can find the file before its message is committed: its id holds 128 random bits
+     * ({@link FileIds}), made by the service and only given out in the answer. A refused upload's file is deleted.
      */
     @Override
     public Path incomingPath(String id, Path incomingDir) {
@@ -82,7 +82,7 @@ public class LocalFileStore implements FileStore {
     }
 
     private Path path(String id) {
-        if (!id.matches("[0-9a-f]{32}")) {
+        if (!FileIds.isValid(id)) {
             throw new IllegalArgumentException("not a file id");
         }
         return dir.resolve(id);

@@ -127,7 +127,7 @@ public final class S3FileStore implements FileStore {
     }
 
     private String key(String id) {
-        if (id == null || !id.matches("[0-9a-f]{32}")) {
+        if (!FileIds.isValid(id)) {
             throw new IllegalArgumentException("not a file id");
         }
         return prefix + id;
