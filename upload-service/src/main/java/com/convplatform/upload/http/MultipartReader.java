@@ -2,7 +2,10 @@ package com.convplatform.upload.http;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -41,8 +44,12 @@ public final class MultipartReader {
     private final InputStream in;
     /** CR LF "--" boundary. */
     private final byte[] delimiter;
-    /** Horspool's shift per last byte of the window. */
-    private final int[] shift = new int[256];
+    /** Eight bytes of the buffer at any offset, as one little-endian long (the first byte lowest). */
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+    private static final long ALL_CR = 0x0D0D0D0D0D0D0D0DL;
+    private static final long ALL_ONES = 0x0101010101010101L;
+    private static final long ALL_HIGH_BITS = 0x8080808080808080L;
     /**
      * Buffers of readers that were {@link #release() released}, for the next ones: without them each upload allocated
      * 64 KiB, at 100 KB per upload a third of what the service allocated. At most 64 are kept.
@@ -66,10 +73,6 @@ public final class MultipartReader {
         byte[] spare = SPARE.poll();
         this.buf = spare != null ? spare : new byte[BUFFER_SIZE];
         this.delimiter = ("\r\n--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
-        Arrays.fill(shift, delimiter.length);
-        for (int i = 0; i < delimiter.length - 1; i++) {
-            shift[delimiter[i] & 0xff] = delimiter.length - 1 - i;
-        }
         // The first delimiter may open the body without the CR LF in front of it: read as if the body began with one.
         buf[0] = '\r';
         buf[1] = '\n';
@@ -241,19 +244,38 @@ public final class MultipartReader {
         return 0;
     }
 
-    /** The first delimiter in buf[pos, lim), by Horspool's search, or -1. */
+    /**
+     * The first delimiter in buf[pos, lim), or -1. Every delimiter starts with CR, so this looks for CR bytes eight at
+     * a time (a word compare: no byte of the word depends on the one before, so the processor overlaps the words) and
+     * compares the delimiter only where one is found. In file content, CR is one byte in 256 unless the file is text
+     * with CR LF line ends. It replaced Horspool's search, whose every step waited for the load that gave its shift:
+     * at 100 KB per upload that search was a sixth of the time spent reading the form.
+     */
     private int indexOfDelimiter() {
         int m = delimiter.length;
-        int last = m - 1;
-        for (int i = pos; i <= lim - m;) {
-            int j = last;
-            while (buf[i + j] == delimiter[j]) {
-                if (j == 0) {
-                    return i;
+        int lastStart = lim - m;
+        int i = pos;
+        while (i <= lastStart) {
+            if (i + Long.BYTES <= lim) {
+                long x = (long) WORDS.get(buf, i) ^ ALL_CR;
+                long zeroBytes = (x - ALL_ONES) & ~x & ALL_HIGH_BITS;
+                if (zeroBytes == 0) {
+                    i += Long.BYTES;
+                    continue;
                 }
-                j--;
+                // the lowest flagged byte is a CR (flags above it may be false, from the borrow)
+                i += Long.numberOfTrailingZeros(zeroBytes) >>> 3;
+                if (i > lastStart) {
+                    return -1;
+                }
+            } else if (buf[i] != '\r') {
+                i++;
+                continue;
             }
-            i += shift[buf[i + last] & 0xff];
+            if (buf[i + 1] == '\n' && Arrays.equals(buf, i, i + m, delimiter, 0, m)) {
+                return i;
+            }
+            i++;
         }
         return -1;
     }

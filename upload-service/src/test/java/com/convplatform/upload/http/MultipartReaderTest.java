@@ -92,6 +92,47 @@ class MultipartReaderTest {
         }
     }
 
+    /**
+     * The delimiter search looks at eight bytes at a time for the CR that starts a delimiter: content dense with CRs
+     * (text with CR LF line ends, CR runs, near-delimiters), of every length modulo 16, so that CRs and the real
+     * delimiter fall at every position within such a group of eight, and at the buffer's end.
+     */
+    @Test
+    void contentFullOfLineEndsAndNearDelimitersAtEveryAlignment() throws IOException {
+        String near = "\r\n--" + B.substring(0, B.length() - 1) + "?";
+        for (int extra = 0; extra < 16; extra++) {
+            StringBuilder text = new StringBuilder("x".repeat(extra));
+            for (int line = 0; line < 2_000; line++) {
+                text.append("line ").append(line).append(line % 7 == 0 ? "\r\r\r\n" : "\r\n");
+                if (line % 97 == 0) {
+                    text.append(near).append("\r\n-\r\n--").append("\r");
+                }
+            }
+            byte[] file = text.append("\r").toString().getBytes(StandardCharsets.US_ASCII);
+            byte[] body = body(fileHead("file", "t.csv"), file, "\r\n", field("auth_id", "u" + extra), CLOSE);
+            for (int step : new int[]{5, 4096, Integer.MAX_VALUE}) {
+                List<Read> parts = readAll(trickle(body, step));
+                assertEquals(2, parts.size(), "extra " + extra + ", read size " + step);
+                assertArrayEquals(file, parts.get(0).content(), "extra " + extra + ", read size " + step);
+                assertEquals("u" + extra, new String(parts.get(1).content(), StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /** Content without any CR, of every length up to 80: only the delimiter's own CR stops the search. */
+    @Test
+    void theDelimiterIsFoundAtEveryDistanceInContentWithoutLineEnds() throws IOException {
+        for (int length = 0; length <= 80; length++) {
+            byte[] file = "abcdefgh".repeat(11).substring(0, length).getBytes(StandardCharsets.US_ASCII);
+            byte[] body = body(fileHead("file", "a.bin"), file, "\r\n", field("auth_id", "u"), CLOSE);
+            for (int step : new int[]{1, 9, Integer.MAX_VALUE}) {
+                List<Read> parts = readAll(trickle(body, step));
+                assertEquals(2, parts.size(), "length " + length + ", read size " + step);
+                assertArrayEquals(file, parts.get(0).content(), "length " + length + ", read size " + step);
+            }
+        }
+    }
+
     @Test
     void anEmptyPartAnEmptyFormAndPartsLeftUnreadAreHandled() throws IOException {
         List<Read> parts = readAll(trickle(body(field("empty", ""), CLOSE), 5));
