@@ -33,6 +33,7 @@ import jakarta.transaction.Transactional;
 
 import org.jboss.logging.Logger;
 
+import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -81,6 +82,7 @@ public class OutboxSender {
      * At 5 ms, calls still carried 19 events on average; 10 ms adds at most that much to an event's way to hook-service.
      */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long FILL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final UploadConfig config;
     private final Clock clock;
@@ -178,15 +180,16 @@ public class OutboxSender {
         }
     }
 
-    /** Adds what is handed on until the batch is full or {@code until} (System.nanoTime) has come. */
+    /**
+     * Adds what is handed on until the batch is full or {@code until} (System.nanoTime) has come, looking every
+     * {@link #FILL_STEP_NANOS}: waiting on the queue instead woke this thread for each event, some thirty wake-ups per
+     * call under load, each a system call on both sides.
+     */
     private void fill(List<Claimed> batch, long until) throws InterruptedException {
         direct.drainTo(batch, BATCH - batch.size());
-        while (batch.size() < BATCH) {
-            Claimed next = direct.poll(until - System.nanoTime(), TimeUnit.NANOSECONDS);
-            if (next == null) {
-                return;
-            }
-            batch.add(next);
+        for (long left = until - System.nanoTime(); batch.size() < BATCH
+                && left > 0; left = until - System.nanoTime()) {
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, FILL_STEP_NANOS));
             direct.drainTo(batch, BATCH - batch.size());
         }
     }
@@ -207,7 +210,8 @@ public class OutboxSender {
                 failed.put(batch.get(i).id(), error);
             }
         }
-        record(sent, failed);
+        removeSent(sent);
+        recordFailures(failed);
         sentCounter.increment(sent.size());
         failedCounter.increment(failed.size());
         return failed.isEmpty();
@@ -395,22 +399,32 @@ public class OutboxSender {
         }
     }
 
-    /** Removes the accepted events from the outbox (their messages stay); the failed ones wait for their backoff. */
-    @Transactional
-    void record(List<String> sent, Map<String, String> failed) {
-        Instant now = clock.instant();
-        if (!sent.isEmpty()) {
-            try (Connection c = dataSource.getConnection();
-                    PreparedStatement delete = c.prepareStatement(REMOVE_SENT)) {
+    /**
+     * Removes the accepted events from the outbox (their messages stay), in a {@link LocalTransaction}: under load this
+     * runs for every batch, and a JTA transaction around it took a sixth of the hand-off thread's time.
+     */
+    private void removeSent(List<String> sent) {
+        if (sent.isEmpty()) {
+            return;
+        }
+        LocalTransaction.run(dataSource, "Removing sent hand-off events", c -> {
+            try (PreparedStatement delete = c.prepareStatement(REMOVE_SENT)) {
                 for (String id : sent) {
                     delete.setString(1, id);
                     delete.addBatch();
                 }
-                delete.executeBatch();
-            } catch (SQLException e) {
-                throw new IllegalStateException("Removing sent hand-off events failed", e);
+                return delete.executeBatch();
             }
+        });
+    }
+
+    /** The failed events wait for their backoff. */
+    @Transactional
+    void recordFailures(Map<String, String> failed) {
+        if (failed.isEmpty()) {
+            return;
         }
+        Instant now = clock.instant();
         failed.forEach((id, error) -> {
             HookOutbox o = HookOutbox.findById(id);
             if (o == null) {

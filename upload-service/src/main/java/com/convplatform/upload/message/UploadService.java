@@ -28,6 +28,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.support.GroupCommit;
+import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.SqlExists;
 import com.convplatform.support.TimeOrderedIds;
@@ -255,25 +256,12 @@ public class UploadService {
 
     /**
      * Records each upload's message and hand-off event; uploads that finish together share one transaction (all or
-     * none, see {@link GroupCommit}). Plain JDBC in a local transaction of one pooled connection: the message inserts
-     * (each returns its id) and one batch of outbox inserts. Through Hibernate these took most of the writer thread's
-     * time, and the writer is one thread for all uploads; a JTA transaction around them took a seventh of what was
-     * left, with nothing else to enlist.
+     * none, see {@link GroupCommit}). Plain JDBC in a {@link LocalTransaction}: the message inserts (each returns its
+     * id) and one batch of outbox inserts. Through Hibernate these took most of the writer thread's time, and the
+     * writer is one thread for all uploads; a JTA transaction around them took a seventh of what was left.
      */
     List<Recorded> recordAll(List<ToRecord> uploads) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                List<Recorded> out = insertAll(c, uploads);
-                c.commit();
-                return out;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Recording the uploads failed", e);
-        }
+        return LocalTransaction.run(dataSource, "Recording the uploads", c -> insertAll(c, uploads));
     }
 
     private List<Recorded> insertAll(Connection c, List<ToRecord> uploads) throws SQLException {

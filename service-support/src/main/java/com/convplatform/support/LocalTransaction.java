@@ -1,0 +1,43 @@
+package com.convplatform.support;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+/**
+ * A local transaction on one pooled connection, for a hot path that writes plain JDBC and enlists nothing else: a JTA
+ * transaction around such work (the {@code @Transactional} interceptor and the transaction manager's commit) cost a
+ * good share of what the work itself cost. Auto-commit is switched off for the work and the pool restores it when the
+ * connection is returned. Not for use inside a JTA transaction (the pool refuses to switch auto-commit there).
+ */
+public final class LocalTransaction {
+    /** The work, on the transaction's connection. */
+    public interface Work<R> {
+        R run(Connection c) throws SQLException;
+    }
+
+    private LocalTransaction() {
+    }
+
+    /**
+     * Runs {@code work} and commits; rolls back when it throws.
+     *
+     * @throws IllegalStateException naming {@code what}, when the database fails
+     */
+    public static <R> R run(DataSource dataSource, String what, Work<R> work) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                R result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(what + " failed", e);
+        }
+    }
+}
