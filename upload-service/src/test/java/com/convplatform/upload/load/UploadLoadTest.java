@@ -44,7 +44,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * program plays management-service's JWKS and hook-service's intake on loopback ({@link PlatformStubs} on a fixed
  * port), registers a user, and then, with W workers each sending one upload after another:
  * <ol>
- * <li>warms the service up with 100 KB uploads;</li>
+ * <li>warms the service up with 100 KB uploads for {@code warmup} seconds of load, given the way the measured rounds
+ * give it: half in one phase, the rest in phases of {@code seconds} each after a ceiling phase (below), each phase on
+ * connections of its own, opened at its start and closed at its end, the service idle in between. A warm-up of one
+ * long phase had left the JIT compiler busy in the measured rounds: opening and closing connections and waking from
+ * idle took the event loop's compiled code down paths it had not seen, the compiler threw that code away and compiled
+ * it again, and for the first round or two the service ran partly on less optimised code (JFR: 51 methods
+ * deoptimised at the start of the first measured phase; async-profiler: the compiler a quarter of the service's CPU
+ * after the warm-up). The ceiling's copy server gets its warm-up in the same phases;</li>
  * <li>for 100 KB and for 5 MB files, in rounds (3 by default): the ceiling first, once the service has handed every
  * upload so far on to the intake (so it is idle), a bare loopback HTTP server that copies each request body to a file
  * on the same disk (no parsing, no checks, no database), then the service, with the same request bytes, the same
@@ -129,9 +136,19 @@ public final class UploadLoadTest {
 
         Path sinkDir = Files.createTempDirectory("upload-ceiling");
         try (BareSink sink = new BareSink(sinkDir)) {
-            long accepted = test.run("warm-up", test.serviceUpload(multipart(png(SMALL))), SMALL, workers, warmup)
-                    .ok();
+            byte[] warmupBody = multipart(png(SMALL));
+            int firstWarmup = Math.max(1, warmup - warmup / 2 / seconds * seconds);
+            long accepted = test.run("warm-up", test.serviceUpload(warmupBody), SMALL, workers, firstWarmup).ok();
             truncateAll(SERVICE_FILES);
+            for (int left = warmup - firstWarmup; left > 0; left -= seconds) {
+                test.awaitHandOff(accepted);
+                settle();
+                test.run("warm-up ceiling", sink.request(warmupBody), SMALL, workers, seconds);
+                sink.emptyFiles();
+                settle();
+                accepted += test.run("warm-up", test.serviceUpload(warmupBody), SMALL, workers, seconds).ok();
+                truncateAll(SERVICE_FILES);
+            }
             List<String> rows = new ArrayList<>();
             List<String> summary = new ArrayList<>();
             for (int size : sizes) {
@@ -228,6 +245,7 @@ public final class UploadLoadTest {
     private Phase run(String label, Upload upload, int fileSize, int workers, int seconds) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         double serviceCpu0 = cpuSeconds(servicePid);
+        double jitCpu0 = jitCpuSeconds(servicePid);
         double generatorCpu0 = cpuSeconds(ProcessHandle.current().pid());
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         AtomicLong errors = new AtomicLong();
@@ -269,6 +287,7 @@ public final class UploadLoadTest {
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
         double serviceCpu = cpuSeconds(servicePid) - serviceCpu0;
+        double jitCpu = jitCpuSeconds(servicePid) - jitCpu0;
         double generatorCpu = cpuSeconds(ProcessHandle.current().pid()) - generatorCpu0;
         pool.shutdown();
         long[] latencies = all.stream().flatMapToLong(Arrays::stream).toArray();
@@ -283,9 +302,10 @@ public final class UploadLoadTest {
                 p.cpuMsPerUpload() < 0
                         ? ""
                         : String.format(Locale.ROOT,
-                                "%n         CPU per upload %.3f ms: service %.3f, this program (clients, %s) %.3f",
-                                p.cpuMsPerUpload(), p.serviceCpu() * 1000 / p.ok(),
-                                label.equals("ceiling") ? "copy server" : "intake stand-in",
+                                "%n         CPU per upload %.3f ms: service %.3f (its JIT compiler %.3f), this program"
+                                        + " (clients, %s) %.3f",
+                                p.cpuMsPerUpload(), p.serviceCpu() * 1000 / p.ok(), jitCpu * 1000 / p.ok(),
+                                label.contains("ceiling") ? "copy server" : "intake stand-in",
                                 p.generatorCpu() * 1000 / p.ok()));
         return p;
     }
@@ -306,12 +326,44 @@ public final class UploadLoadTest {
             return -1;
         }
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+            return statCpuSeconds(Path.of("/proc/" + pid + "/stat"));
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** utime plus stime of a /proc stat file (process or thread), in seconds. */
+    private static double statCpuSeconds(Path stat) throws IOException {
+        String line = Files.readString(stat);
+        String[] fields = line.substring(line.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+    }
+
+    /**
+     * CPU seconds the JIT compiler threads of a JVM have used so far (from /proc/PID/task, the threads HotSpot names
+     * "C1 CompilerThre..." and "C2 CompilerThre..."), 0 where that cannot be read. A compiler still busy in a measured
+     * phase means the warm-up did not bring the service to its steady state.
+     */
+    static double jitCpuSeconds(long pid) {
+        if (pid <= 0) {
+            return 0;
+        }
+        double total = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).trim();
+                    if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                        total += statCpuSeconds(task.resolve("stat"));
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return total;
     }
 
     private static String row(int size, Phase p, String suffix) {
