@@ -84,7 +84,8 @@ public class OutboxSender {
     /**
      * How long the hand-off thread waits for a batch to fill once it has an event: without it, under load, most calls
      * carried a handful of events (46 601 calls for 295 045 events in a load test), each call costing both services.
-     * At 5 ms, calls still carried 19 events on average; 10 ms adds at most that much to an event's way to hook-service.
+     * At 5 ms, calls still carried 19 events on average; 10 ms adds at most that much to an event's way to
+     * hook-service.
      */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long FILL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
@@ -94,8 +95,8 @@ public class OutboxSender {
     private final ObjectMapper json;
     private final DataSource dataSource;
     /**
-     * Vert.x's HTTP/1.1 client (kept-alive connections, no redirects followed). The JDK's client cost a twentieth of the
-     * service's CPU under load in its own selector and executor threads and their hand-offs, for some 150 calls a
+     * Vert.x's HTTP/1.1 client (kept-alive connections, no redirects followed). The JDK's client cost a twentieth of
+     * the service's CPU under load in its own selector and executor threads and their hand-offs, for some 150 calls a
      * second.
      */
     private final HttpClient http;

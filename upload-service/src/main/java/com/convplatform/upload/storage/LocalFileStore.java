@@ -61,8 +61,8 @@ public class LocalFileStore implements FileStore {
 
     /**
      * An upload's file is written in place, under its id in this store's directory: no second directory entry and no
-     * rename per upload (a rename into a directory of hundreds of thousands of files was 6 % of the service's CPU in the
-     * load test). Nothing can find the file before its message is committed: its id holds 128 random bits
+     * rename per upload (a rename into a directory of hundreds of thousands of files was 6 % of the service's CPU in
+     * the load test). Nothing can find the file before its message is committed: its id holds 128 random bits
      * ({@link FileIds}), made by the service and only given out in the answer. A refused upload's file is deleted.
      */
     @Override
