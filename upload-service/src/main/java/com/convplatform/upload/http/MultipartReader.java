@@ -2,10 +2,7 @@ package com.convplatform.upload.http;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -44,12 +41,11 @@ public final class MultipartReader {
     private final InputStream in;
     /** CR LF "--" boundary. */
     private final byte[] delimiter;
-    /** Eight bytes of the buffer at any offset, as one little-endian long (the first byte lowest). */
-    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
-    private static final long ALL_CR = 0x0D0D0D0D0D0D0D0DL;
-    private static final long ALL_ONES = 0x0101010101010101L;
-    private static final long ALL_HIGH_BITS = 0x8080808080808080L;
+    /**
+     * Per byte value, the offsets in {@link #delimiter} where it occurs, highest first (so the starts they give come
+     * lowest first); null for a byte the delimiter does not hold.
+     */
+    private final int[][] offsetsOf = new int[256][];
     /**
      * Buffers of readers that were {@link #release() released}, for the next ones: without them each upload allocated
      * 64 KiB, at 100 KB per upload a third of what the service allocated. At most 64 are kept.
@@ -73,11 +69,22 @@ public final class MultipartReader {
         byte[] spare = SPARE.poll();
         this.buf = spare != null ? spare : new byte[BUFFER_SIZE];
         this.delimiter = ("\r\n--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
+        for (int k = delimiter.length - 1; k >= 0; k--) {
+            int b = delimiter[k] & 0xff;
+            int[] known = offsetsOf[b];
+            offsetsOf[b] = known == null ? new int[]{k} : append(known, k);
+        }
         // The first delimiter may open the body without the CR LF in front of it: read as if the body began with one.
         buf[0] = '\r';
         buf[1] = '\n';
         lim = 2;
         inContent = true; // the preamble, skipped by the first nextPart()
+    }
+
+    private static int[] append(int[] values, int value) {
+        int[] out = Arrays.copyOf(values, values.length + 1);
+        out[values.length] = value;
+        return out;
     }
 
     /**
@@ -245,37 +252,30 @@ public final class MultipartReader {
     }
 
     /**
-     * The first delimiter in buf[pos, lim), or -1. Every delimiter starts with CR, so this looks for CR bytes eight at
-     * a time (a word compare: no byte of the word depends on the one before, so the processor overlaps the words) and
-     * compares the delimiter only where one is found. In file content, CR is one byte in 256 unless the file is text
-     * with CR LF line ends. It replaced Horspool's search, whose every step waited for the load that gave its shift:
-     * at 100 KB per upload that search was a sixth of the time spent reading the form.
+     * The first delimiter in buf[pos, lim), or -1. It reads one byte in every {@code m} (the delimiter's length): any
+     * delimiter in the buffer covers exactly one of those bytes, so where that byte does not occur in the delimiter at
+     * all, no delimiter covers it, and the search moves on by {@code m}. Where it does occur, the starts it allows are
+     * compared, lowest first; a delimiter that starts earlier covers the same sampled byte (two sampled bytes are
+     * {@code m} apart), so the first match is the first delimiter. The sampled positions do not depend on the bytes
+     * read, so the processor overlaps the reads. Horspool's search, before, waited at every step for the byte that gave
+     * its next shift, and a search for CR eight bytes at a time after it still read every word: at 100 KB per upload
+     * either took about 20 microseconds, 6-7 % of the service's CPU in the load test.
      */
     private int indexOfDelimiter() {
         int m = delimiter.length;
         int lastStart = lim - m;
-        int i = pos;
-        while (i <= lastStart) {
-            if (i + Long.BYTES <= lim) {
-                long x = (long) WORDS.get(buf, i) ^ ALL_CR;
-                long zeroBytes = (x - ALL_ONES) & ~x & ALL_HIGH_BITS;
-                if (zeroBytes == 0) {
-                    i += Long.BYTES;
-                    continue;
-                }
-                // the lowest flagged byte is a CR (flags above it may be false, from the borrow)
-                i += Long.numberOfTrailingZeros(zeroBytes) >>> 3;
-                if (i > lastStart) {
-                    return -1;
-                }
-            } else if (buf[i] != '\r') {
-                i++;
+        for (int j = pos + m - 1; j < lim; j += m) {
+            int[] offsets = offsetsOf[buf[j] & 0xff];
+            if (offsets == null) {
                 continue;
             }
-            if (buf[i + 1] == '\n' && Arrays.equals(buf, i, i + m, delimiter, 0, m)) {
-                return i;
+            for (int k : offsets) {
+                int p = j - k;
+                if (p >= pos && p <= lastStart && buf[p] == '\r'
+                        && Arrays.equals(buf, p, p + m, delimiter, 0, m)) {
+                    return p;
+                }
             }
-            i++;
         }
         return -1;
     }
