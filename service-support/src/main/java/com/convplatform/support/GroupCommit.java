@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -19,13 +18,6 @@ import org.jboss.logging.Logger;
  * one item and nothing waits longer than before; under load, many requests share a transaction, so the cost of a
  * commit is paid once for all of them.
  *
- * <p>
- * Two ways to run the batches. With a writer thread (the constructor), that thread waits for items and writes them.
- * With {@link #writtenByCallers} there is no such thread: a caller that has queued its items calls
- * {@link #writeQueued()}, and if no other caller is writing at the time, it writes what is queued, batch after batch,
- * until nothing is; otherwise it returns at once, and the caller that is writing takes its items too. Under light load
- * a writer thread was woken for nearly every item (batches of one), and the wake-up and the switch to it cost as much
- * as a small write; writing on the caller's thread costs neither.
  * <p>
  * {@link #submit} returns only when the item's batch has returned, so a caller's answer still follows its commit.
  * When a batch fails, each of its items is written again alone, so one bad item (or a conflict with another replica)
@@ -43,10 +35,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
     private final LinkedBlockingQueue<Pending<T, R>> queue = new LinkedBlockingQueue<>();
     private final Function<List<T>, List<R>> batch;
     private final int maxBatch;
-    /** The writer thread; null when callers write ({@link #writtenByCallers}). */
     private final Thread writer;
-    /** A caller is writing (callers-write mode). */
-    private final AtomicBoolean callerWriting = new AtomicBoolean();
     private volatile boolean open = true;
 
     /**
@@ -56,31 +45,14 @@ public final class GroupCommit<T, R> implements AutoCloseable {
      *        nothing was written
      */
     public GroupCommit(String name, int maxBatch, Function<List<T>, List<R>> batch) {
-        this(name, maxBatch, batch, true);
-    }
-
-    private GroupCommit(String name, int maxBatch, Function<List<T>, List<R>> batch, boolean writerThread) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1");
         }
         this.batch = batch;
         this.maxBatch = maxBatch;
-        if (writerThread) {
-            this.writer = new Thread(this::run, name);
-            writer.setDaemon(true);
-            writer.start();
-        } else {
-            this.writer = null;
-        }
-    }
-
-    /**
-     * A group commit without a writer thread: the callers write the batches, one caller at a time, in
-     * {@link #writeQueued()} (see the class comment). Every {@link #submitAll} must be followed by a
-     * {@link #writeQueued()} on the same thread, or its items may wait for the next caller's.
-     */
-    public static <T, R> GroupCommit<T, R> writtenByCallers(int maxBatch, Function<List<T>, List<R>> batch) {
-        return new GroupCommit<>(null, maxBatch, batch, false);
+        this.writer = new Thread(this::run, name);
+        writer.setDaemon(true);
+        writer.start();
     }
 
     /** A group commit of writes that have no result of their own ({@link #submit} returns null). */
@@ -97,9 +69,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
      * @throws RuntimeException the item's own failure (when written alone), unchanged
      */
     public R submit(T item) {
-        CompletableFuture<R> result = submitAll(List.of(item)).get(0);
-        writeQueued();
-        return await(result);
+        return await(submitAll(List.of(item)).get(0));
     }
 
     /**
@@ -148,42 +118,6 @@ public final class GroupCommit<T, R> implements AutoCloseable {
         }
     }
 
-    /**
-     * Callers-write mode: writes what is queued, batch after batch, until nothing is, unless another caller is writing
-     * (then returns at once: that caller takes what was queued). After a batch the results are complete, so a caller's
-     * own answer does not wait for the batches of others it goes on to write. With a writer thread this does nothing.
-     * <p>
-     * No item is left behind: a caller that finds another writing has queued its items before it looked, and the
-     * writer looks at the queue again after it stops writing.
-     */
-    public void writeQueued() {
-        if (writer != null) {
-            return;
-        }
-        while (!queue.isEmpty() && callerWriting.compareAndSet(false, true)) {
-            List<Pending<T, R>> taken = new ArrayList<>(maxBatch);
-            try {
-                while (queue.drainTo(taken, maxBatch) > 0) {
-                    writeGuarded(taken);
-                    taken.clear();
-                }
-            } finally {
-                callerWriting.set(false);
-            }
-        }
-    }
-
-    /** Writes a batch; should anything escape {@link #write}, fails the batch's items rather than leave them open. */
-    private void writeGuarded(List<Pending<T, R>> taken) {
-        try {
-            write(taken);
-        } catch (Throwable t) {
-            // write completes every future; this is only a guard
-            LOG.error("Group commit writer failed unexpectedly", t);
-            taken.forEach(p -> p.result.completeExceptionally(t));
-        }
-    }
-
     private void run() {
         List<Pending<T, R>> taken = new ArrayList<>(maxBatch);
         while (open || !queue.isEmpty()) {
@@ -194,10 +128,14 @@ public final class GroupCommit<T, R> implements AutoCloseable {
                 }
                 taken.add(first);
                 queue.drainTo(taken, maxBatch - 1);
-                writeGuarded(taken);
+                write(taken);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
+            } catch (Throwable t) {
+                // write completes every future; this is only a guard so the writer never dies
+                LOG.error("Group commit writer failed unexpectedly", t);
+                taken.forEach(p -> p.result.completeExceptionally(t));
             } finally {
                 taken.clear();
             }
@@ -244,12 +182,10 @@ public final class GroupCommit<T, R> implements AutoCloseable {
     @Override
     public void close() {
         open = false;
-        if (writer != null) {
-            try {
-                writer.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        try {
+            writer.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         drainAlone();
     }

@@ -1,20 +1,17 @@
 package com.convplatform.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
@@ -194,102 +191,5 @@ class GroupCommitTest {
         commit.close();
         assertEquals(List.of(7), written);
         assertThrows(IllegalStateException.class, () -> commit.submit(8));
-    }
-
-    // Callers-write mode (no writer thread).
-
-    @Test
-    void withoutAWriterThreadTheCallerWritesItsOwnItemOnItsOwnThread() {
-        List<String> writers = Collections.synchronizedList(new ArrayList<>());
-        try (GroupCommit<Integer, Integer> commit = GroupCommit.writtenByCallers(8, items -> {
-            writers.add(Thread.currentThread().getName());
-            return items.stream().map(i -> i + 1).toList();
-        })) {
-            CompletableFuture<Integer> result = commit.submitAll(List.of(41)).get(0);
-            assertFalse(result.isDone(), "queued only, until the caller writes");
-            commit.writeQueued();
-            assertEquals(42, result.getNow(null));
-            assertEquals(3, commit.submit(2));
-        }
-        assertEquals(List.of(Thread.currentThread().getName(), Thread.currentThread().getName()), writers);
-    }
-
-    @Test
-    void itemsQueuedWhileACallerWritesAreWrittenByThatCallerAndTheOthersReturnAtOnce() throws Exception {
-        FirstBatchHeld<Integer, String> batch = new FirstBatchHeld<>(
-                items -> items.stream().map(i -> "r" + i).toList());
-        ExecutorService callers = Executors.newFixedThreadPool(2);
-        try (GroupCommit<Integer, String> commit = GroupCommit.writtenByCallers(64, batch)) {
-            Future<String> first = callers.submit(() -> commit.submit(0));
-            assertTrue(batch.started.await(5, TimeUnit.SECONDS));
-            List<CompletableFuture<String>> later = new ArrayList<>();
-            for (int i = 1; i <= 10; i++) {
-                later.addAll(commit.submitAll(List.of(i)));
-                commit.writeQueued(); // another caller is writing: returns at once
-            }
-            assertTrue(later.stream().noneMatch(CompletableFuture::isDone));
-            batch.release.countDown();
-            assertEquals("r0", first.get(5, TimeUnit.SECONDS));
-            for (int i = 0; i < later.size(); i++) {
-                assertEquals("r" + (i + 1), later.get(i).get(5, TimeUnit.SECONDS));
-            }
-        } finally {
-            callers.shutdownNow();
-        }
-        assertEquals(List.of(1, 10), batch.sizes(), "the writing caller took the ten queued items in one batch");
-    }
-
-    @Test
-    void withoutAWriterThreadAFailedBatchIsStillWrittenItemByItem() {
-        try (GroupCommit<Integer, Integer> commit = GroupCommit.writtenByCallers(64, items -> {
-            if (items.contains(13)) {
-                throw new IllegalArgumentException("13 is refused");
-            }
-            return items;
-        })) {
-            List<CompletableFuture<Integer>> results = commit.submitAll(List.of(12, 13, 14));
-            commit.writeQueued();
-            assertEquals(12, results.get(0).getNow(null));
-            assertTrue(results.get(1).isCompletedExceptionally());
-            assertEquals(14, results.get(2).getNow(null));
-        }
-    }
-
-    /** Many callers at once, each submitting and then writing: no item is left unwritten, none is written twice. */
-    @Test
-    void manyCallersAtOnceLeaveNoItemBehind() throws Exception {
-        AtomicInteger writes = new AtomicInteger();
-        int threads = 8;
-        int perThread = 5_000;
-        ExecutorService callers = Executors.newFixedThreadPool(threads);
-        try (GroupCommit<Integer, Integer> commit = GroupCommit.writtenByCallers(16, items -> {
-            writes.addAndGet(items.size());
-            return items;
-        })) {
-            List<Future<List<CompletableFuture<Integer>>>> all = new ArrayList<>();
-            CountDownLatch go = new CountDownLatch(1);
-            for (int t = 0; t < threads; t++) {
-                int base = t * perThread;
-                all.add(callers.submit(() -> {
-                    go.await();
-                    List<CompletableFuture<Integer>> mine = new ArrayList<>();
-                    for (int i = 0; i < perThread; i++) {
-                        mine.addAll(commit.submitAll(List.of(base + i)));
-                        commit.writeQueued();
-                    }
-                    return mine;
-                }));
-            }
-            go.countDown();
-            for (int t = 0; t < threads; t++) {
-                List<CompletableFuture<Integer>> mine = all.get(t).get(30, TimeUnit.SECONDS);
-                for (int i = 0; i < perThread; i++) {
-                    assertEquals(t * perThread + i, mine.get(i).get(5, TimeUnit.SECONDS));
-                }
-            }
-        } finally {
-            callers.shutdownNow();
-        }
-        assertEquals(threads * perThread, writes.get());
     }
 }

@@ -44,8 +44,7 @@ import io.vertx.ext.web.RoutingContext;
  * How a request is read: a body that declares a Content-Length of at most {@code upload.buffered-body-bytes} (256 KiB)
  * is received whole by the event loop, within a memory budget shared by all uploads; then one worker task checks the
  * token, reads the form ({@link IncomingForm}), checks and stores the upload, and queues its message for the group
- * commit, which it then writes itself unless another upload's worker is writing one (which then takes it too); the
- * answer is sent when the commit completes, from the thread that completed it. No thread waits for a
+ * commit, and the answer is sent when the commit completes, from the thread that completed it. No thread waits for a
  * piece of the body or for the commit. A larger, chunked or over-budget body is handed to a worker at once and read as
  * it arrives ({@link RequestBody}), so it is never held whole. A refused request's body is still read (and dropped) to
  * its end, within upload.max-request-bytes, so the client gets the answer on a connection that stays usable.
@@ -185,7 +184,6 @@ public class UploadRoute {
                                 : failure);
                     }
                 });
-                uploads.writeQueued();
             } catch (ApiException e) {
                 if (in.exceeded()) {
                     closeAfterAnswer(ctx);

@@ -98,7 +98,7 @@ public class UploadService {
 
     @PostConstruct
     void startWriter() {
-        writer = GroupCommit.writtenByCallers(64, this::recordAll);
+        writer = new GroupCommit<>("upload-message-writer", 64, this::recordAll);
     }
 
     @PreDestroy
@@ -108,10 +108,8 @@ public class UploadService {
 
     /**
      * Checks the upload, stores its file and queues its message for the next group commit. The checks and the store
-     * run on the calling thread (a refusal is thrown, counted); the result completes once the message is committed,
-     * or fails with the cause, and then the stored file has been removed again. The caller then calls
-     * {@link #writeQueued()}: the uploads' threads write the group commits themselves, one at a time (see
-     * {@link GroupCommit#writtenByCallers}); a writer thread of its own was woken for nearly every upload.
+     * run on the calling thread (a refusal is thrown, counted); the result completes once the message is committed
+     * (the writer thread completes it), or fails with the cause, and then the stored file has been removed again.
      */
     public CompletableFuture<Logged> upload(Caller caller, Form f) {
         ToRecord toRecord;
@@ -136,15 +134,6 @@ public class UploadService {
                 removeStored(toRecord.fileId());
             }
         }).thenApply(Recorded::logged);
-    }
-
-    /**
-     * Writes the queued uploads' messages unless another upload's thread is writing them; call it after
-     * {@link #upload} once its result has its callbacks, so that the caller's own answer is not held up by the
-     * batches of others it may go on to write.
-     */
-    public void writeQueued() {
-        writer.writeQueued();
     }
 
     /** Removes a stored file whose message was not recorded (so nothing points at it); best effort. */
