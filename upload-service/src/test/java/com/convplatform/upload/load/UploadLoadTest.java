@@ -49,8 +49,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * connections of its own, opened at its start and closed at its end, the service idle in between. A warm-up of one
  * long phase had left the JIT compiler busy in the measured rounds: opening and closing connections and waking from
  * idle took the event loop's compiled code down paths it had not seen, the compiler threw that code away and compiled
- * it again, and for the first round or two the service ran partly on less optimised code (JFR: 51 methods
- * deoptimised at the start of the first measured phase; async-profiler: the compiler a quarter of the service's CPU
+ * it again, and for the first round or two the service ran partly on less optimised code (-XX:+PrintCompilation:
+ * 51 compiled methods thrown away at the start of the first measured phase, JFR: class-check deoptimisations; async-profiler: the compiler a quarter of the service's CPU
  * after the warm-up). The ceiling's copy server gets its warm-up in the same phases;</li>
  * <li>for 100 KB and for 5 MB files, in rounds (3 by default): the ceiling first, once the service has handed every
  * upload so far on to the intake (so it is idle), a bare loopback HTTP server that copies each request body to a file
