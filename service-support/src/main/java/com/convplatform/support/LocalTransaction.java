@@ -33,7 +33,11 @@ public final class LocalTransaction {
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
-                c.rollback();
+                try {
+                    c.rollback();
+                } catch (SQLException rollbackFailed) {
+                    e.addSuppressed(rollbackFailed); // the work's failure is the one to report
+                }
                 throw e;
             }
         } catch (SQLException e) {

@@ -19,9 +19,9 @@ public final class FileIds {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
     /** Length of an id made by this version. */
-    public static final int LENGTH = 44;
+    private static final int LENGTH = 44;
     /** Length of an id made before the time part (128 random bits). */
-    public static final int RANDOM_ONLY_LENGTH = 32;
+    private static final int RANDOM_ONLY_LENGTH = 32;
 
     private FileIds() {
     }
