@@ -29,4 +29,7 @@ java -Dsun.net.httpserver.nodelay=true -cp "$LOAD_CLASSPATH" -Dbase="http://127.
 if grep -q -E "OutOfMemoryError|ERROR" "$DATA/service.log"; then
   echo "service log:"; grep -E -A3 "OutOfMemoryError|ERROR" "$DATA/service.log" | head -40
 fi
+if grep -q "WARN" "$DATA/service.log"; then
+  echo "service log: $(grep -c WARN "$DATA/service.log") warnings; the first:"; grep "WARN" "$DATA/service.log" | head -20
+fi
 exit $status

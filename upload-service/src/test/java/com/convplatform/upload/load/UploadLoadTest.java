@@ -62,7 +62,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * several times over, is what one run can say honestly;</li>
  * <li>memory: 20 uploads of 10 MiB (the largest allowed) at once; all must succeed (run.sh caps the service's heap at
  * 128 MB for the whole run);</li>
- * <li>checks: one stored file of each size downloads byte for byte, and every accepted upload reached the intake.</li>
+ * <li>checks: one stored file of each size downloads byte for byte, every accepted upload reached the intake, and
+ * none reached it twice or had a call fail (the stand-in refuses nothing).</li>
  * </ol>
  * Exits with status 1 if any upload failed or a check did not hold.
  * <p>
@@ -251,7 +252,8 @@ public final class UploadLoadTest {
         AtomicLong errors = new AtomicLong();
         StringBuffer firstError = new StringBuffer();
         List<Future<long[]>> futures = new ArrayList<>();
-        System.out.printf(Locale.ROOT, "(%s %s: %d s)%n", label, label(fileSize), seconds);
+        System.out.printf(Locale.ROOT, "(%s %s: %d s, from %s)%n", label, label(fileSize), seconds,
+                java.time.LocalTime.now().withNano(0));
         long start = System.nanoTime();
         for (int w = 0; w < workers; w++) {
             futures.add(pool.submit(() -> {
@@ -449,6 +451,26 @@ public final class UploadLoadTest {
                 + " accepted, %d events in %d batch calls and %d single calls)%n", all ? "yes" : "NO", accepted + 3,
                 PlatformStubs.EVENTS.size(), PlatformStubs.BATCH_CALLS.get(), PlatformStubs.SINGLE_CALLS.get());
         failed |= !all;
+        // The stand-in answers every call at once and refuses nothing: a failed post, and with it an event sent twice,
+        // means the service lost an answer (as it did when its HTTP client attached the body step too late).
+        long twice = PlatformStubs.EVENTS.size() - new java.util.HashSet<>(PlatformStubs.EVENTS).size();
+        String counters = handOffCounters();
+        boolean clean = twice == 0 && counters.contains("upload_handoff_failed_total 0.0");
+        System.out.printf(Locale.ROOT, "check: no hand-off call failed and no event arrived twice: %s (%d arrived more"
+                + " than once; the service's counters: %s)%n", clean ? "yes" : "NO", twice, counters);
+        failed |= !clean;
+    }
+
+    /** The service's hand-off counters (upload_handoff_* from /q/metrics), or why they could not be read. */
+    private String handOffCounters() {
+        try {
+            String metrics = client.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return metrics.lines().filter(l -> l.startsWith("upload_handoff_") || l.startsWith("upload_outbox_"))
+                    .collect(Collectors.joining(", "));
+        } catch (IOException | InterruptedException e) {
+            return "not read (" + e + ")";
+        }
     }
 
     /** A PNG signature followed by random bytes: passes the content check for {@code .png}. */
