@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.regex.Pattern;
 
 /**
  * Reads a {@code multipart/form-data} body (RFC 7578, framed as RFC 2046 5.1.1 says) part by part as it arrives,
@@ -35,6 +36,9 @@ public final class MultipartReader {
     }
 
     static final int BUFFER_SIZE = 64 * 1024;
+    /** A boundary RFC 2046 allows: 1 to 70 characters from its set, not ending in a space. */
+    private static final Pattern BOUNDARY = Pattern
+            .compile("[0-9A-Za-z'()+_,\\-./:=? ]{0,69}[0-9A-Za-z'()+_,\\-./:=?]");
     /** All header lines of one part together. */
     static final int MAX_HEADER_BYTES = 8 * 1024;
 
@@ -107,9 +111,7 @@ public final class MultipartReader {
                 if (b.length() >= 2 && b.startsWith("\"") && b.endsWith("\"")) {
                     b = b.substring(1, b.length() - 1);
                 }
-                return b.matches("[0-9A-Za-z'()+_,\\-./:=? ]{0,69}[0-9A-Za-z'()+_,\\-./:=?]")
-                        ? Optional.of(b)
-                        : Optional.empty();
+                return BOUNDARY.matcher(b).matches() ? Optional.of(b) : Optional.empty();
             }
         }
         return Optional.empty();
