@@ -226,8 +226,9 @@ public class OutboxSender {
             }
         }
         removeSent(sent);
-        recordFailures(failed);
         if (!failed.isEmpty()) {
+            // a JTA transaction even when the method finds nothing to do: 0.7 % of the service's CPU under load
+            recordFailures(failed);
             LOG.warnf("hook-service did not accept %d of %d events; they are retried after their backoff (first: %s)",
                     failed.size(), batch.size(), failed.values().iterator().next());
         }
