@@ -65,6 +65,13 @@ public interface UploadConfig {
     @WithDefault("33554432")
     long bufferedBodiesMaxBytes();
 
+    /**
+     * Threads that process the uploads whose body was received whole (above); 0 sends them to Quarkus's worker pool
+     * with the others. Default: the number of processors with the local store, 0 with the S3 store (whose uploads wait
+     * for the network). Raise it when the database is far away: each upload waits for one lookup on such a thread.
+     */
+    Optional<Integer> processingThreads();
+
     /** Longest message_body accepted, in characters. */
     @WithDefault("4096")
     int maxMessageBody();

@@ -42,9 +42,10 @@ import io.vertx.ext.web.RoutingContext;
  * {@code META-INF/openapi.yaml}).
  * <p>
  * How a request is read: a body that declares a Content-Length of at most {@code upload.buffered-body-bytes} (256 KiB)
- * is received whole by the event loop, within a memory budget shared by all uploads; then one worker task checks the
- * token, reads the form ({@link IncomingForm}), checks and stores the upload, and queues its message for the group
- * commit, and the answer is sent when the commit completes, from the thread that completed it. No thread waits for a
+ * is received whole by the event loop, within a memory budget shared by all uploads; then one task on
+ * {@link UploadThreads} checks the token, reads the form ({@link IncomingForm}), checks and stores the upload, and
+ * queues its message for the group commit, and the answer is sent when the commit completes, from the thread that
+ * completed it. No thread waits for a
  * piece of the body or for the commit. A larger, chunked or over-budget body is handed to a worker at once and read as
  * it arrives ({@link RequestBody}), so it is never held whole. A refused request's body is still read (and dropped) to
  * its end, within upload.max-request-bytes, so the client gets the answer on a connection that stays usable.
@@ -74,18 +75,20 @@ public class UploadRoute {
     private final TokenVerifier tokens;
     private final UploadService uploads;
     private final IncomingDirectory incoming;
+    private final UploadThreads threads;
     private final UploadConfig config;
     private final ObjectMapper json;
     private final Duration readTimeout;
     /** Bytes of bodies being received whole, across all uploads. */
     private final AtomicLong buffered = new AtomicLong();
 
-    public UploadRoute(TokenVerifier tokens, UploadService uploads, IncomingDirectory incoming, UploadConfig config,
-            ObjectMapper json,
+    public UploadRoute(TokenVerifier tokens, UploadService uploads, IncomingDirectory incoming, UploadThreads threads,
+            UploadConfig config, ObjectMapper json,
             @ConfigProperty(name = "quarkus.http.read-timeout", defaultValue = "60s") Duration readTimeout) {
         this.tokens = tokens;
         this.uploads = uploads;
         this.incoming = incoming;
+        this.threads = threads;
         this.config = config;
         this.json = json;
         this.readTimeout = readTimeout;
@@ -128,7 +131,7 @@ public class UploadRoute {
             request.endHandler(v -> {
                 context.owner().cancelTimer(timer);
                 body.end();
-                upload.start();
+                upload.startArrived();
             });
         } else {
             request.endHandler(v -> body.end());
@@ -157,18 +160,34 @@ public class UploadRoute {
             this.reserved = reserved;
         }
 
+        /** Reads the body as it arrives, on a worker thread. */
         void start() {
             if (started) {
                 return;
             }
             started = true;
+            onWorker();
+        }
+
+        /** The whole body has arrived: processed by {@link UploadThreads} (or a worker thread, without them). */
+        void startArrived() {
+            if (started) {
+                return;
+            }
+            started = true;
+            if (!threads.execute(this::work)) {
+                onWorker();
+            }
+        }
+
+        private void onWorker() {
             context.executeBlocking(() -> {
                 work();
                 return null;
             }, false);
         }
 
-        /** On a worker thread. */
+        /** On a worker or processing thread. */
         private void work() {
             MDC.put(RequestIds.MDC_KEY, requestId);
             BoundedInputStream in = new BoundedInputStream(body, config.maxRequestBytes());
