@@ -489,9 +489,6 @@ public class OutboxSender {
     /** The failed events wait for their backoff. */
     @Transactional
     void recordFailures(Map<String, String> failed) {
-        if (failed.isEmpty()) {
-            return;
-        }
         Instant now = clock.instant();
         failed.forEach((id, error) -> {
             HookOutbox o = HookOutbox.findById(id);

@@ -45,9 +45,8 @@ import io.vertx.ext.web.RoutingContext;
  * is received whole by the event loop, within a memory budget shared by all uploads; then one task on
  * {@link UploadThreads} checks the token, reads the form ({@link IncomingForm}), checks and stores the upload, and
  * queues its message for the group commit, and the answer is sent when the commit completes, from the thread that
- * completed it. No thread waits for a
- * piece of the body or for the commit. A larger, chunked or over-budget body is handed to a worker at once and read as
- * it arrives ({@link RequestBody}), so it is never held whole. A refused request's body is still read (and dropped) to
+ * completed it. No thread waits for a piece of the body or for the commit. A larger, chunked or over-budget body is
+ * handed to a worker at once and read as it arrives ({@link RequestBody}), so it is never held whole. A refused request's body is still read (and dropped) to
  * its end, within upload.max-request-bytes, so the client gets the answer on a connection that stays usable.
  */
 @ApplicationScoped
@@ -124,18 +123,18 @@ public class UploadRoute {
         request.handler(body::offer);
         request.exceptionHandler(failure -> {
             body.fail(failure);
-            upload.start(); // a body received whole goes to its worker, which finds the failure
+            upload.start(false); // a body received whole goes to its worker, which finds the failure
         });
         if (whole) {
-            long timer = context.owner().setTimer(COLLECT_PATIENCE_MS, t -> upload.start());
+            long timer = context.owner().setTimer(COLLECT_PATIENCE_MS, t -> upload.start(false));
             request.endHandler(v -> {
                 context.owner().cancelTimer(timer);
                 body.end();
-                upload.startArrived();
+                upload.start(true);
             });
         } else {
             request.endHandler(v -> body.end());
-            upload.start();
+            upload.start(false);
         }
         if (request.headers().contains(HttpHeaderNames.EXPECT, HttpHeaderValues.CONTINUE, true)) {
             ctx.response().writeContinue();
@@ -160,31 +159,21 @@ public class UploadRoute {
             this.reserved = reserved;
         }
 
-        /** Reads the body as it arrives, on a worker thread. */
-        void start() {
+        /**
+         * Hands the upload to {@link UploadThreads} when its whole body has {@code arrived} (and there is such a pool),
+         * otherwise to a worker thread, which reads the body as it arrives.
+         */
+        void start(boolean arrived) {
             if (started) {
                 return;
             }
             started = true;
-            onWorker();
-        }
-
-        /** The whole body has arrived: processed by {@link UploadThreads} (or a worker thread, without them). */
-        void startArrived() {
-            if (started) {
-                return;
+            if (!(arrived && threads.execute(this::work))) {
+                context.executeBlocking(() -> {
+                    work();
+                    return null;
+                }, false);
             }
-            started = true;
-            if (!threads.execute(this::work)) {
-                onWorker();
-            }
-        }
-
-        private void onWorker() {
-            context.executeBlocking(() -> {
-                work();
-                return null;
-            }, false);
         }
 
         /** On a worker or processing thread. */

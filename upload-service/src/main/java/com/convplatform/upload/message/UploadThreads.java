@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
@@ -28,9 +28,11 @@ import io.quarkus.runtime.configuration.ConfigurationException;
  * parked again after it: in the 100 KB load test, waking and parking worker threads took 8.5 % of the service's CPU,
  * and 4 % with this pool. With the S3 store every upload waits for the network while its file is sent, so by default
  * there is no such pool ({@link #size} 0) and all uploads use the worker pool, which grows with the waiting.
+ * <p>
+ * A singleton, not application-scoped: the route calls it for every upload, and needs no client proxy in between.
  */
 @Startup
-@ApplicationScoped
+@Singleton
 public class UploadThreads {
     private static final Logger LOG = Logger.getLogger(UploadThreads.class);
 

@@ -18,9 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -253,7 +255,7 @@ public final class UploadLoadTest {
         StringBuffer firstError = new StringBuffer();
         List<Future<long[]>> futures = new ArrayList<>();
         System.out.printf(Locale.ROOT, "(%s %s: %d s, from %s)%n", label, label(fileSize), seconds,
-                java.time.LocalTime.now().withNano(0));
+                LocalTime.now().withNano(0));
         long start = System.nanoTime();
         for (int w = 0; w < workers; w++) {
             futures.add(pool.submit(() -> {
@@ -453,7 +455,7 @@ public final class UploadLoadTest {
         failed |= !all;
         // The stand-in answers every call at once and refuses nothing: a failed post, and with it an event sent twice,
         // means the service lost an answer (as it did when its HTTP client attached the body step too late).
-        long twice = PlatformStubs.EVENTS.size() - new java.util.HashSet<>(PlatformStubs.EVENTS).size();
+        long twice = PlatformStubs.EVENTS.size() - new HashSet<>(PlatformStubs.EVENTS).size();
         String counters = handOffCounters();
         boolean clean = twice == 0 && counters.contains("upload_handoff_failed_total 0.0");
         System.out.printf(Locale.ROOT, "check: no hand-off call failed and no event arrived twice: %s (%d arrived more"

@@ -11,13 +11,11 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.upload.UploadConfigs;
 import com.convplatform.upload.config.UploadConfig;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.runtime.configuration.ConfigurationException;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfig;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * The processing pool's size from the real property names, and what runs where: on the pool's threads while it is
@@ -25,9 +23,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  */
 class UploadThreadsTest {
     static UploadConfig config(Map<String, String> properties) {
-        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(UploadConfig.class)
-                .withSources(new PropertiesConfigSource(properties, "test", 500)).build();
-        return config.getConfigMapping(UploadConfig.class);
+        return UploadConfigs.of(properties);
     }
 
     @Test

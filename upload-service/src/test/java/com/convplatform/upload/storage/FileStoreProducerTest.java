@@ -17,12 +17,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.convplatform.upload.UploadConfigs;
 import com.convplatform.upload.config.UploadConfig;
 
 import io.quarkus.runtime.configuration.ConfigurationException;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfig;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * The choice of store from the real property names (read through the {@link UploadConfig} mapping, as the service
@@ -33,9 +31,7 @@ class FileStoreProducerTest {
     Path tmp;
 
     static FileStore create(Map<String, String> properties) {
-        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(UploadConfig.class)
-                .withSources(new PropertiesConfigSource(properties, "test", 500)).build();
-        return FileStoreProducer.create(config.getConfigMapping(UploadConfig.class).storage(), Clock.systemUTC());
+        return FileStoreProducer.create(UploadConfigs.of(properties).storage(), Clock.systemUTC());
     }
 
     static Map<String, String> s3(String... pairs) {
