@@ -1,16 +1,15 @@
 # Shared by the services' load-test/run.sh scripts (sourced from the repository root, after set -euo pipefail).
 
 # build_for_load_test <module> [maven options...]
-# Builds the shared modules and <module>'s jar, and writes <module>/target/load.classpath (test scope) for the
-# load-test program; sets LOAD_CLASSPATH to the program's whole class path.
+# Builds <module>'s jar and the load-tests module (the load generators), and writes load-tests/target/load.classpath;
+# sets LOAD_CLASSPATH to the load generator's whole class path.
 build_for_load_test() {
   local module=$1
   shift
-  ./mvnw -B -q -ntp -pl crypto-common,service-support -am install -DskipTests
-  ./mvnw -B -q -ntp -pl "$module" package -DskipTests "$@"
-  ./mvnw -B -q -ntp -pl "$module" dependency:build-classpath -Dmdep.outputFile=target/load.classpath \
-    -Dmdep.includeScope=test
-  LOAD_CLASSPATH="$module/target/test-classes:$module/target/classes:$(cat "$module/target/load.classpath")"
+  ./mvnw -B -q -ntp -pl "$module,load-tests" -am install -DskipTests "$@"
+  ./mvnw -B -q -ntp -pl load-tests dependency:build-classpath -Dmdep.outputFile=target/load.classpath \
+    -Dmdep.includeScope=runtime >/dev/null
+  LOAD_CLASSPATH="load-tests/target/classes:$(cat load-tests/target/load.classpath)"
 }
 
 # start_service <module> <port> <data dir> [java options...] -- [VAR=value...]

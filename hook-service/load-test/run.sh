@@ -28,4 +28,4 @@ start_service hook-service "$PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- ${db_env[@]
   HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true
 java -Dsun.net.httpserver.nodelay=true -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DinternalKey=load-test-internal-key \
   -DreceiverPort="$RECEIVER_PORT" -Daccounts="${ACCOUNTS:-8}" -Dworkers="${WORKERS:-8}" \
-  -Dseconds="${SECONDS_PER_PHASE:-15}" -Dwarmup="${WARMUP_SECONDS:-60}" -Dbatch="${BATCH:-32}" com.convplatform.hook.load.HookLoadTest
+  -Dseconds="${SECONDS_PER_PHASE:-15}" -Dwarmup="${WARMUP_SECONDS:-60}" -Dbatch="${BATCH:-32}" com.convplatform.load.hook.HookLoadTest

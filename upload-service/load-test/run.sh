@@ -25,7 +25,7 @@ start_service upload-service "$PORT" "$DATA" "-Xmx$HEAP" ${SERVICE_JAVA_OPTS:-} 
 status=0
 java -Dsun.net.httpserver.nodelay=true -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DoperatorKey=load-test-operator-key -DstubPort="$STUB_PORT" \
   -Dworkers="${WORKERS:-8}" -Drounds="${ROUNDS:-3}" -Dseconds="${SECONDS_PER_PHASE:-10}" -Dwarmup="${WARMUP_SECONDS:-60}" -Dsizes="${SIZES:-100000,5000000}" -Dheap="-Xmx$HEAP" -DservicePid="$SERVICE_PID" -DserviceFiles="$DATA/files" \
-  com.convplatform.upload.load.UploadLoadTest || status=$?
+  com.convplatform.load.upload.UploadLoadTest || status=$?
 if grep -q -E "OutOfMemoryError|ERROR" "$DATA/service.log"; then
   echo "service log:"; grep -E -A3 "OutOfMemoryError|ERROR" "$DATA/service.log" | head -40
 fi

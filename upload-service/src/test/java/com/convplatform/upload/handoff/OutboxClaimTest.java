@@ -26,7 +26,8 @@ import jakarta.transaction.Transactional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.upload.PlatformStubs;
+import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.upload.PlatformStubsResource;
 import com.convplatform.upload.message.Message;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -37,7 +38,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * concurrently never get the same event, and a claimed event is due again only when its lease runs out.
  */
 @QuarkusTest
-@QuarkusTestResource(PlatformStubs.class)
+@QuarkusTestResource(PlatformStubsResource.class)
 class OutboxClaimTest {
     @Inject
     OutboxSender sender;

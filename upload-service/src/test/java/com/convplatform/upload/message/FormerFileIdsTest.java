@@ -14,7 +14,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.upload.PlatformStubs;
+import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -24,7 +25,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * files are written here as that version wrote them.
  */
 @QuarkusTest
-@QuarkusTestResource(PlatformStubs.class)
+@QuarkusTestResource(PlatformStubsResource.class)
 class FormerFileIdsTest {
     @Inject
     DataSource dataSource;

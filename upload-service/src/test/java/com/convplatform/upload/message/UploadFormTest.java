@@ -28,7 +28,8 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.upload.PlatformStubs;
+import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -41,7 +42,7 @@ import io.restassured.http.ContentType;
  * end so the connection stays usable, and no temporary file left behind.
  */
 @QuarkusTest
-@QuarkusTestResource(PlatformStubs.class)
+@QuarkusTestResource(PlatformStubsResource.class)
 class UploadFormTest {
     static final String BOUNDARY = "form-test-b0undary";
     static final Path INCOMING = Paths.get("target/test-data/incoming");

@@ -15,7 +15,8 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.upload.PlatformStubs;
+import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -26,7 +27,7 @@ import io.restassured.http.ContentType;
 /** The whole service with {@code upload.storage.kind=s3}: uploads go to the (signature-checking) loopback S3. */
 @QuarkusTest
 @TestProfile(S3StorageTest.S3Storage.class)
-@QuarkusTestResource(PlatformStubs.class)
+@QuarkusTestResource(PlatformStubsResource.class)
 class S3StorageTest {
     public static class S3Storage implements QuarkusTestProfile {
         @Override

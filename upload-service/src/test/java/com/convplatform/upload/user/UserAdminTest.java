@@ -8,14 +8,15 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.upload.PlatformStubs;
+import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
 @QuarkusTest
-@QuarkusTestResource(PlatformStubs.class)
+@QuarkusTestResource(PlatformStubsResource.class)
 class UserAdminTest {
     static final String OPERATOR = "Bearer test-operator-key";
 

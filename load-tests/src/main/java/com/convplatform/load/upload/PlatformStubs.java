@@ -1,4 +1,4 @@
-package com.convplatform.upload;
+package com.convplatform.load.upload;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -21,15 +21,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-
 /**
  * management-service's JWKS and hook-service's intake, as loopback stand-ins: the JWKS publishes a key generated
  * here (tokens are signed with it in the tests), and the intake (single and batch, as hook-service answers them)
  * records events; it can be switched to 503, can refuse chosen message ids, and can play a hook-service without the
- * batch intake (404).
+ * batch intake (404). Used by the upload load test and, through {@code PlatformStubsResource}, by upload-service's
+ * tests.
  */
-public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
+public class PlatformStubs {
     public static final String KID = "test-kid";
     public static final KeyPair KEY = KeyPairs.ecP256();
     public static final KeyPair OTHER_KEY = KeyPairs.ecP256();
@@ -47,11 +46,6 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
     public static final AtomicInteger BATCH_CALLS = new AtomicInteger();
     static HttpServer server;
     static final ObjectMapper JSON = new ObjectMapper();
-
-    @Override
-    public Map<String, String> start() {
-        return startOn(0);
-    }
 
     /**
      * Starts the stand-ins on {@code port} of 127.0.0.1 (0: any free port) and returns the service settings that point
@@ -170,8 +164,8 @@ public class PlatformStubs implements QuarkusTestResourceLifecycleManager {
         return token(KEY, KID, "ES256", Map.of());
     }
 
-    @Override
-    public void stop() {
+    /** Stops the stand-ins. */
+    public static void stop() {
         if (server != null) {
             server.stop(0);
         }

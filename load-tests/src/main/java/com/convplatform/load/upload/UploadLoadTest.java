@@ -1,4 +1,4 @@
-package com.convplatform.upload.load;
+package com.convplatform.load.upload;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -37,7 +37,6 @@ import java.util.stream.Stream;
 
 import com.convplatform.crypto.testing.Http1Connection;
 import com.convplatform.crypto.testing.LoadMeasure;
-import com.convplatform.upload.PlatformStubs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 

@@ -1,4 +1,4 @@
-package com.convplatform.management.load;
+package com.convplatform.load.management;
 
 import java.net.URI;
 import java.net.http.HttpClient;

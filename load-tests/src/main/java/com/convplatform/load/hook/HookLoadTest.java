@@ -1,4 +1,4 @@
-package com.convplatform.hook.load;
+package com.convplatform.load.hook;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
