@@ -1,0 +1,180 @@
+package com.convplatform.support;
+
+import java.lang.reflect.Method;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.Path;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+
+/**
+ * The one place where every service turns a refusal into its {@link ApiError} body: its own {@link ApiException}s,
+ * the framework's refusals (no such path, wrong method or media type, malformed JSON), constraint violations, and
+ * authentication. No answer is sent with an empty body or a framework default message, and no stack trace reaches a
+ * client: anything else is a logged 500.
+ */
+public class ErrorMappers {
+    private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
+    /** A constraint message that names its code: {@code "INVALID_FQDN: fqdn must be ..."}. */
+    private static final Pattern CODED = Pattern.compile("([A-Z][A-Z0-9_]+): (.+)", Pattern.DOTALL);
+
+    private final ApiKeys keys;
+
+    public ErrorMappers(ApiKeys keys) {
+        this.keys = keys;
+    }
+
+    /** The error response; for the services' own code too. */
+    public static Response error(int status, String code, String message) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new ApiError(code, message)).build();
+    }
+
+    @ServerExceptionMapper
+    public Response api(ApiException e) {
+        return error(e.status(), e.code(), e.getMessage());
+    }
+
+    /** No credentials, or none this service knows, at an endpoint that needs a role. */
+    @ServerExceptionMapper
+    public Response unauthenticated(UnauthorizedException e, ResourceInfo resource) {
+        return notAuthenticated(resource);
+    }
+
+    /** Credentials that a mechanism refused; a mechanism's own refusal ({@link ApiException} cause) as it is. */
+    @ServerExceptionMapper
+    public Response authenticationFailed(AuthenticationFailedException e, ResourceInfo resource) {
+        return e.getCause() instanceof ApiException api ? api(api) : notAuthenticated(resource);
+    }
+
+    /** A valid key, but for another role. */
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e, ResourceInfo resource) {
+        String role = role(resource);
+        return error(403, "FORBIDDEN", "This key does not open the " + (role == null ? "requested" : role)
+                + " API; send the " + (role == null ? "right" : role) + " key");
+    }
+
+    @ServerExceptionMapper
+    public Response invalid(ConstraintViolationException e) {
+        ConstraintViolation<?> first = e.getConstraintViolations().stream()
+                .min((a, b) -> a.getPropertyPath().toString().compareTo(b.getPropertyPath().toString())).orElse(null);
+        if (first == null) {
+            return error(400, "INVALID_REQUEST", "The request is not valid");
+        }
+        Matcher coded = CODED.matcher(first.getMessage());
+        if (coded.matches()) {
+            return error(400, coded.group(1), coded.group(2));
+        }
+        String field = leaf(first.getPropertyPath());
+        return error(400, "INVALID_" + upperSnake(field), snake(field) + " " + first.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response malformedJson(JsonProcessingException e) {
+        return error(400, "MALFORMED_JSON", "The body is not valid JSON for this operation: " + e.getOriginalMessage());
+    }
+
+    /** Well-formed JSON of the wrong shape; Quarkus has its own mapper for exactly this type, with an empty body. */
+    @ServerExceptionMapper
+    public Response mismatchedJson(MismatchedInputException e) {
+        return malformedJson(e);
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, UriInfo uri) {
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return malformedJson(json);
+        }
+        int status = e.getResponse().getStatus();
+        return switch (status) {
+            case 400 -> error(400, "BAD_REQUEST", "The request is malformed" + detail(e));
+            case 404 -> error(404, "NOT_FOUND", "Nothing is served at " + uri.getPath()
+                    + "; the endpoints are listed at /q/openapi");
+            case 405 -> error(405, "METHOD_NOT_ALLOWED", "This path does not take that method; see /q/openapi");
+            case 406 -> error(406, "NOT_ACCEPTABLE", "This endpoint answers application/json; accept that");
+            case 413 -> error(413, "BODY_TOO_LARGE", "The body is larger than this endpoint takes");
+            case 415 -> error(415, "UNSUPPORTED_MEDIA_TYPE",
+                    "This endpoint does not take a body of that Content-Type; see /q/openapi for the one it takes");
+            default -> status >= 500
+                    ? unexpected(e)
+                    : error(status, "BAD_REQUEST", "The request was refused (HTTP " + status + ")" + detail(e));
+        };
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        LOG.error("Unexpected failure", e);
+        return error(500, "INTERNAL_ERROR", "The request could not be processed; it changed nothing");
+    }
+
+    private Response notAuthenticated(ResourceInfo resource) {
+        String role = role(resource);
+        String setting = role == null ? null : keys.setting(role);
+        if (setting == null) {
+            ApiException refusal = role == null ? null : keys.refusal(role);
+            return refusal != null
+                    ? api(refusal)
+                    : error(401, "UNAUTHORIZED",
+                            "This endpoint needs credentials; send them as 'Authorization: Bearer'");
+        }
+        if (!keys.open(role)) {
+            return error(401, "API_DISABLED",
+                    "The " + role + " API is disabled: no key is configured on this service (" + setting + ")");
+        }
+        return error(401, "UNAUTHORIZED", "Send the " + role + " key as 'Authorization: Bearer <key>'");
+    }
+
+    /** The first role the matched endpoint allows, from its method or else its class. */
+    private static String role(ResourceInfo resource) {
+        Method method = resource == null ? null : resource.getResourceMethod();
+        if (method == null) {
+            return null;
+        }
+        RolesAllowed allowed = method.getAnnotation(RolesAllowed.class);
+        if (allowed == null) {
+            allowed = resource.getResourceClass().getAnnotation(RolesAllowed.class);
+        }
+        return allowed == null || allowed.value().length == 0 ? null : allowed.value()[0];
+    }
+
+    private static String detail(WebApplicationException e) {
+        String m = e.getMessage();
+        return m == null || m.startsWith("HTTP ") ? "" : ": " + m;
+    }
+
+    private static String leaf(Path path) {
+        String name = "request";
+        for (Path.Node node : path) {
+            if (node.getName() != null) {
+                name = node.getName();
+            }
+        }
+        return name;
+    }
+
+    private static String snake(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+    }
+
+    private static String upperSnake(String camel) {
+        return snake(camel).toUpperCase(Locale.ROOT);
+    }
+}
