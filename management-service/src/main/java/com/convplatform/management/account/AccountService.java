@@ -33,8 +33,6 @@ import com.convplatform.support.SqlExists;
 /** Accounts, their clients and their registered self-signed certificates. */
 @ApplicationScoped
 public class AccountService {
-    private static final int MAX_NAME = 200;
-
     /** The most entries each lookup cache holds. */
     static final int CACHED = 10_000;
 
@@ -53,15 +51,8 @@ public class AccountService {
 
     @Transactional
     public AccountView create(NewAccount in) {
-        if (in == null) {
-            throw bad("MISSING_FIELD", "Send a JSON object with name, fqdn, business_id and webhook_url");
-        }
-        String name = requireName(in.name());
-        String fqdn = normaliseFqdn(in.fqdn());
+        String fqdn = in.fqdn().toLowerCase(Locale.ROOT);
         String business = in.businessId();
-        if (business == null || !business.matches("[0-9]{1,32}")) {
-            throw bad("INVALID_BUSINESS_ID", "business_id must be a string of 1 to 32 digits");
-        }
         String webhook = checkWebhook(in.webhookUrl());
         if (Account.count("fqdn", fqdn) > 0) {
             throw new ApiException(409, "FQDN_TAKEN", "An account with the FQDN " + fqdn + " already exists");
@@ -72,7 +63,7 @@ public class AccountService {
         }
         Account a = new Account();
         a.id = UUID.randomUUID().toString();
-        a.name = name;
+        a.name = in.name().strip();
         a.fqdn = fqdn;
         a.businessId = business;
         a.webhookUrl = webhook;
@@ -115,7 +106,7 @@ public class AccountService {
         Client c = new Client();
         c.id = UUID.randomUUID().toString();
         c.accountId = accountId;
-        c.name = requireName(name);
+        c.name = name.strip();
         c.createdAt = clock.instant();
         c.persist();
         return ClientView.of(c);
@@ -146,9 +137,6 @@ public class AccountService {
     @Transactional
     public CertificateView register(String accountId, String pem) {
         Account a = account(accountId);
-        if (pem == null || pem.isBlank()) {
-            throw bad("MISSING_FIELD", "Send {\"certificate\": \"<PEM of the self-signed certificate>\"}");
-        }
         X509Certificate cert;
         try {
             List<X509Certificate> certs = Pem.parseCertificates(pem);
@@ -244,31 +232,7 @@ public class AccountService {
         }
     }
 
-    private static String requireName(String name) {
-        if (name == null || name.isBlank() || name.length() > MAX_NAME) {
-            throw bad("INVALID_NAME", "name must be 1 to " + MAX_NAME + " characters");
-        }
-        return name.strip();
-    }
-
-    static String normaliseFqdn(String fqdn) {
-        if (fqdn == null) {
-            throw bad("INVALID_FQDN", "fqdn is required");
-        }
-        String f = fqdn.toLowerCase(Locale.ROOT);
-        boolean ok = f.length() <= 253 && f.contains(".")
-                && f.matches("([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?");
-        if (!ok) {
-            throw bad("INVALID_FQDN", "fqdn must be a fully qualified DNS name such as client.example.com (no"
-                    + " trailing dot, no IP address, no scheme or path)");
-        }
-        return f;
-    }
-
     private String checkWebhook(String url) {
-        if (url == null || url.length() > 2048) {
-            throw bad("INVALID_WEBHOOK_URL", "webhook_url is required (an https URL of at most 2048 characters)");
-        }
         try {
             URI u = new URI(url);
             String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);

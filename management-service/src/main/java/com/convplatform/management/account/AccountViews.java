@@ -3,6 +3,13 @@ package com.convplatform.management.account;
 import java.time.Instant;
 import java.util.List;
 
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The API shapes of accounts, clients and certificates; entities never leave the service. */
@@ -10,14 +17,28 @@ public final class AccountViews {
     private AccountViews() {
     }
 
-    public record NewAccount(String name, String fqdn, @JsonProperty("business_id") String businessId,
-            @JsonProperty("webhook_url") String webhookUrl) {
+    static final String INVALID_NAME = "INVALID_NAME: name must be 1 to 200 characters";
+
+    /** A new account (the FQDN is kept in lower case). */
+    public record NewAccount(
+            @NotBlank(message = INVALID_NAME) @Size(max = 200, message = INVALID_NAME) @Schema(example = "Example Shop") String name,
+            @NotNull(message = INVALID_FQDN) @Size(max = 253, message = INVALID_FQDN) @Pattern(regexp = FQDN, flags = Pattern.Flag.CASE_INSENSITIVE, message = INVALID_FQDN) @Schema(example = "client.example.com") String fqdn,
+            @JsonProperty("business_id") @NotNull(message = INVALID_BUSINESS) @Pattern(regexp = "[0-9]{1,32}", message = INVALID_BUSINESS) @Schema(example = "4711") String businessId,
+            @JsonProperty("webhook_url") @NotNull(message = INVALID_WEBHOOK) @Size(max = 2048, message = INVALID_WEBHOOK) @Schema(example = "https://client.example.com/hooks") String webhookUrl) {
+        static final String FQDN = "([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?";
+        static final String INVALID_FQDN = "INVALID_FQDN: fqdn must be a fully qualified DNS name such as"
+                + " client.example.com (no trailing dot, no IP address, no scheme or path)";
+        static final String INVALID_BUSINESS = "INVALID_BUSINESS_ID: business_id must be a string of 1 to 32 digits";
+        static final String INVALID_WEBHOOK = "INVALID_WEBHOOK_URL: webhook_url is required (an https URL of at"
+                + " most 2048 characters)";
     }
 
-    public record NewClient(String name) {
+    public record NewClient(
+            @NotBlank(message = INVALID_NAME) @Size(max = 200, message = INVALID_NAME) @Schema(example = "web shop backend") String name) {
     }
 
-    public record NewCertificate(String certificate) {
+    public record NewCertificate(
+            @NotBlank(message = "MISSING_FIELD: send {\"certificate\": \"<PEM of the self-signed certificate>\"}") @Schema(example = "-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n") String certificate) {
     }
 
     public record AccountView(@JsonProperty("account_id") String accountId, String name, String fqdn,

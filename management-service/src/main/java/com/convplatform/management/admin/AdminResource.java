@@ -3,18 +3,22 @@ package com.convplatform.management.admin;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.ResponseStatus;
 
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.AccountView;
@@ -23,99 +27,113 @@ import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.account.AccountViews.NewCertificate;
 import com.convplatform.management.account.AccountViews.NewClient;
-import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.management.token.TokenService;
 import com.convplatform.support.ApiException;
-import com.convplatform.support.ApiKeyGuard;
+import com.convplatform.support.Roles;
 
 /** The operator API: accounts, clients, self-signed certificates and JWT key rotation. */
 @Path("/admin/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.OPERATOR)
 @Tag(name = "operator", description = "Operator API (Authorization: Bearer <management.admin.api-key>)")
 public class AdminResource {
+    private static final String NO_ACCOUNT = "ACCOUNT_NOT_FOUND: no account with that id";
+    private static final String MISSING_BODY = "MISSING_FIELD: send a JSON object";
+
     private final AccountService accounts;
     private final TokenService tokens;
-    private final ManagementConfig config;
 
-    public AdminResource(AccountService accounts, TokenService tokens, ManagementConfig config) {
+    public AdminResource(AccountService accounts, TokenService tokens) {
         this.accounts = accounts;
         this.tokens = tokens;
-        this.config = config;
-    }
-
-    private void auth(String authorization) {
-        ApiKeyGuard.require(config.admin().apiKey(), authorization, "operator");
     }
 
     @POST
     @Path("/accounts")
-    public Response createAccount(@HeaderParam("Authorization") String authorization, NewAccount in) {
-        auth(authorization);
-        return Response.status(201).entity(accounts.create(in)).build();
+    @ResponseStatus(201)
+    @Operation(summary = "Register an account: one business, one FQDN, one webhook URL")
+    @APIResponse(responseCode = "201", description = "The account")
+    @APIResponse(responseCode = "400", description = "MISSING_FIELD, INVALID_NAME, INVALID_FQDN, INVALID_BUSINESS_ID,"
+            + " INVALID_WEBHOOK_URL, MALFORMED_JSON")
+    @APIResponse(responseCode = "409", description = "FQDN_TAKEN, BUSINESS_TAKEN")
+    public AccountView createAccount(@NotNull(message = MISSING_BODY) @Valid NewAccount in) {
+        return accounts.create(in);
     }
 
     @GET
     @Path("/accounts")
-    public List<AccountView> listAccounts(@HeaderParam("Authorization") String authorization) {
-        auth(authorization);
+    @Operation(summary = "Every account")
+    public List<AccountView> listAccounts() {
         return accounts.list();
     }
 
     @GET
     @Path("/accounts/{accountId}")
-    public AccountView account(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId) {
-        auth(authorization);
+    @Operation(summary = "One account")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public AccountView account(@PathParam("accountId") String accountId) {
         return accounts.get(accountId);
     }
 
     @POST
     @Path("/accounts/{accountId}/clients")
-    public Response addClient(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId, NewClient in) {
-        auth(authorization);
-        return Response.status(201).entity(accounts.addClient(accountId, in == null ? null : in.name())).build();
+    @ResponseStatus(201)
+    @Operation(summary = "Add a client to an account; its client_id is what tokens are issued for")
+    @APIResponse(responseCode = "201", description = "The client")
+    @APIResponse(responseCode = "400", description = "MISSING_FIELD, INVALID_NAME, MALFORMED_JSON")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public ClientView addClient(@PathParam("accountId") String accountId,
+            @NotNull(message = MISSING_BODY) @Valid NewClient in) {
+        return accounts.addClient(accountId, in.name());
     }
 
     @GET
     @Path("/accounts/{accountId}/clients")
-    public List<ClientView> clients(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId) {
-        auth(authorization);
+    @Operation(summary = "An account's clients")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public List<ClientView> clients(@PathParam("accountId") String accountId) {
         return accounts.clients(accountId);
     }
 
     @POST
     @Path("/accounts/{accountId}/certificates")
-    public Response register(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId, NewCertificate in) {
-        auth(authorization);
-        return Response.status(201).entity(accounts.register(accountId, in == null ? null : in.certificate()))
-                .build();
+    @ResponseStatus(201)
+    @Operation(summary = "Register a self-signed certificate; its certificate_uuid goes in SignatureCertUUID")
+    @APIResponse(responseCode = "201", description = "The registered certificate")
+    @APIResponse(responseCode = "400", description = "MISSING_FIELD, CERT_MALFORMED, CERT_EXPIRED,"
+            + " CERT_NOT_YET_VALID, CERT_NAME_MISMATCH, CERT_CHAIN_INVALID, CERT_KEY_UNSUPPORTED, MALFORMED_JSON")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public CertificateView register(@PathParam("accountId") String accountId,
+            @NotNull(message = MISSING_BODY) @Valid NewCertificate in) {
+        return accounts.register(accountId, in.certificate());
     }
 
     @GET
     @Path("/accounts/{accountId}/certificates")
-    public List<CertificateView> certificates(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId) {
-        auth(authorization);
+    @Operation(summary = "An account's registered certificates, revoked ones included")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public List<CertificateView> certificates(@PathParam("accountId") String accountId) {
         return accounts.certificates(accountId);
     }
 
     @DELETE
     @Path("/accounts/{accountId}/certificates/{certificateUuid}")
-    public Response revoke(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId, @PathParam("certificateUuid") String certificateUuid) {
-        auth(authorization);
+    @ResponseStatus(204)
+    @Operation(summary = "Revoke a registered certificate: refused at once by every replica")
+    @APIResponse(responseCode = "204", description = "Revoked (or already revoked)")
+    @APIResponse(responseCode = "404", description = "CERTIFICATE_NOT_FOUND: the account has no such certificate")
+    public void revoke(@PathParam("accountId") String accountId,
+            @PathParam("certificateUuid") String certificateUuid) {
         accounts.revoke(accountId, certificateUuid);
-        return Response.noContent().build();
     }
 
     @POST
     @Path("/jwt/rotate")
-    public Map<String, String> rotate(@HeaderParam("Authorization") String authorization) {
-        auth(authorization);
+    @Operation(summary = "Start signing tokens with a new key; the old one stays in the JWKS until the next rotation")
+    @APIResponse(responseCode = "200", description = "The new key id: {\"kid\": \"...\"}")
+    @APIResponse(responseCode = "409", description = "KEY_FROM_FILE: the key comes from management.jwt.key-file")
+    public Map<String, String> rotate() {
         try {
             return Map.of("kid", tokens.rotate());
         } catch (IllegalStateException e) {

@@ -2,6 +2,7 @@ package com.convplatform.management.signed;
 
 import java.util.concurrent.Callable;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -9,21 +10,64 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.management.account.AccountViews.ClientList;
 import com.convplatform.management.signed.SignedRequestService.Headers;
 import com.convplatform.management.signed.SignedRequestService.TokenResponse;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
-/** The signed management API of spec 4.1 and 4.2; every request is verified as spec 5.1 says. */
+/**
+ * The signed management API of spec 4.1 and 4.2; every request is verified as spec 5.1 says. The body is taken as the
+ * exact bytes sent, since the signature is over them; the service parses it after checking its media type.
+ */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
-@Tag(name = "signed API", description = "Requests signed by the external client (spec 5.1)")
+@PermitAll
+@Tag(name = "signed API", description = "Requests signed by the external client (spec 5.1): SHA1withRSA or"
+        + " SHA1withECDSA over the exact body bytes, Base64 in Signature, and exactly one of SignatureCertChainUrl"
+        + " (CA-signed) or SignatureCertUUID (registered self-signed)")
+@APIResponse(responseCode = "400", description = SignedApiResource.REFUSALS)
+@APIResponse(responseCode = "413", description = "BODY_TOO_LARGE: management requests are small JSON objects (64 KiB)")
+@APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json")
 public class SignedApiResource {
+    static final String REFUSALS = "Verification failed (spec 5.1), in its order: CERT_HEADERS, CERT_URL_MALFORMED,"
+            + " CERT_URL_SCHEME, CERT_URL_HOST, CERT_URL_PATH, CERT_URL_PORT, CERT_FETCH_FAILED, CERT_MALFORMED,"
+            + " CERT_UNKNOWN, CERT_NOT_YET_VALID, CERT_EXPIRED, CERT_NAME_MISMATCH, CERT_UNTRUSTED,"
+            + " CERT_CHAIN_INVALID, CERT_KEY_UNSUPPORTED, SIGNATURE_MALFORMED, SIGNATURE_MISMATCH,"
+            + " TIMESTAMP_MALFORMED, TIMESTAMP_OUT_OF_WINDOW; or the body: MALFORMED_JSON, MISSING_FIELD,"
+            + " UNKNOWN_ACCOUNT";
+    private static final String SIGNATURE = "Base64 of the SHA1withRSA or SHA1withECDSA signature over the exact"
+            + " body bytes";
+    private static final String CHAIN_URL = "CA-signed certificates: https URL of the PEM chain (signing certificate"
+            + " first), host equal to the account's FQDN, path under /client.api/, port 443 if any. Send this or"
+            + " SignatureCertUUID, never both";
+    private static final String CERT_UUID = "Self-signed certificates: the certificate_uuid the operator API gave"
+            + " when the certificate was registered. Send this or SignatureCertChainUrl, never both";
+
+    /** The signed body of a token request (for the documentation: the bytes are read as sent). */
+    @Schema(name = "TokenRequest")
+    record TokenRequest(
+            @JsonProperty("client_id") @Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
+            @Schema(example = "client.example.com") String fqdn,
+            @Schema(example = "2026-11-25T10:00:00Z", description = "UTC, within 150 s of the server clock") String timestamp) {
+    }
+
+    /** The signed body of a client enumeration request. */
+    @Schema(name = "ClientListRequest")
+    record ClientListRequest(@Schema(example = "client.example.com") String fqdn,
+            @Schema(example = "2026-11-25T10:00:00Z", description = "UTC, within 150 s of the server clock") String timestamp) {
+    }
+
     private final SignedRequestService service;
 
     public SignedApiResource(SignedRequestService service) {
@@ -32,31 +76,39 @@ public class SignedApiResource {
 
     @POST
     @Path("platform/management/token/issue/")
-    @Operation(summary = "Issue a JWT for a client", description = "Body {client_id, fqdn, timestamp}, signed.")
+    @Operation(summary = "Issue a JWT for a client (spec 4.1)")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
+    @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
+    @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
     public Uni<TokenResponse> issue(byte[] body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
-            @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
-            @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
+            @Parameter(description = SIGNATURE, required = true) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
+            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
+            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
         return onWorker(() -> service.issueToken(body, contentType, new Headers(signature, chainUrl, certUuid)));
     }
 
     @POST
     @Path("jwt/issue")
     @Operation(summary = "Issue a JWT for a client (the same operation under the spec's other path)")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
+    @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
+    @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
     public Uni<TokenResponse> issueAlias(byte[] body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
-            @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
-            @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
+            @Parameter(description = SIGNATURE, required = true) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
+            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
+            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
         return issue(body, contentType, signature, chainUrl, certUuid);
     }
 
     @POST
     @Path("platform/management/clients/")
-    @Operation(summary = "List the account's clients", description = "Body {fqdn, timestamp}, signed.")
+    @Operation(summary = "List the account's clients (spec 4.2)")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClientListRequest.class)))
+    @APIResponse(responseCode = "200", description = "The account's clients", content = @Content(schema = @Schema(implementation = ClientList.class)))
     public Uni<ClientList> clients(byte[] body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
-            @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
-            @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
+            @Parameter(description = SIGNATURE, required = true) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
+            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
+            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
         return onWorker(() -> service.listClients(body, contentType, new Headers(signature, chainUrl, certUuid)));
     }
 

@@ -2,16 +2,19 @@ package com.convplatform.management.token;
 
 import java.util.Map;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The public keys that verify issued tokens (RFC 7517). */
 @Path("/platform/management/jwks.json")
 @Tag(name = "signed API")
+@PermitAll
 public class JwksResource {
     private final TokenService tokens;
 
@@ -20,6 +23,7 @@ public class JwksResource {
     }
 
     @GET
+    @Operation(summary = "The public keys that verify issued tokens (ES256, RFC 7517); keys are named by their RFC 7638 thumbprint")
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, Object> jwks() {
         return tokens.jwks();

@@ -1,28 +1,21 @@
 package com.convplatform.management.token;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
-import java.security.MessageDigest;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECPoint;
 import java.security.spec.ECPublicKeySpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import jakarta.annotation.PostConstruct;
@@ -30,14 +23,22 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.bouncycastle.jce.ECNamedCurveTable;
 import org.bouncycastle.jce.spec.ECNamedCurveParameterSpec;
+import org.jose4j.jca.ProviderContext;
+import org.jose4j.jwk.EllipticCurveJsonWebKey;
+import org.jose4j.jwk.JsonWebKey;
+import org.jose4j.jwk.Use;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
+import org.jose4j.jwx.HeaderParameterNames;
+import org.jose4j.lang.HashUtil;
+import org.jose4j.lang.JoseException;
 
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
-import com.convplatform.crypto.pki.EcJwk;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.config.ManagementConfig;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Issues ES256 JWTs and publishes their public keys as a JWKS. The signing key comes from
@@ -46,13 +47,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 @ApplicationScoped
 public class TokenService {
-    private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
     /**
-     * ES256 signatures come from BouncyCastle (r||s, "PLAIN-ECDSA"), with the key held as its own key object (see
-     * {@code toSigningKey} and the README's load-test section).
+     * ES256 signatures come from BouncyCastle, with the key held as its own key object (see {@code toSigningKey} and
+     * the README's load-test section); jose4j asks the JCA for it by name (Quarkus registers BouncyCastle:
+     * {@code quarkus.security.security-providers=BC}).
      */
     private static final java.security.Provider ES256_PROVIDER = com.convplatform.crypto.sig.CryptoProviders
             .recommended().ecdsa();
+    private static final ProviderContext PROVIDERS = new ProviderContext();
+    static {
+        PROVIDERS.getSuppliedKeyProviderContext().setSignatureProvider(ES256_PROVIDER.getName());
+    }
 
     /** An issued token. */
     public record IssuedToken(String accessToken, long expiresIn) {
@@ -63,16 +68,14 @@ public class TokenService {
 
     private final ManagementConfig config;
     private final Clock clock;
-    private final ObjectMapper json;
     private volatile SigningKey current;
     private volatile ECPublicKey previous;
     /** From {@code management.jwt.published-key-files}: published, never used to sign. */
     private List<ECPublicKey> published = List.of();
 
-    public TokenService(ManagementConfig config, Clock clock, ObjectMapper json) {
+    public TokenService(ManagementConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
-        this.json = json;
     }
 
     @PostConstruct
@@ -114,58 +117,52 @@ public class TokenService {
         }
     }
 
-    /** Signs a token for a client of an account. */
+    /** Signs a token for a client of an account (jose4j, with the signing provider's own key object). */
     public IssuedToken issue(String clientId, String accountId, String businessId) {
         SigningKey key = current;
-        Instant now = clock.instant();
+        long now = clock.instant().getEpochSecond();
         long lifetime = config.jwt().lifetime().toSeconds();
-        Map<String, Object> header = new LinkedHashMap<>();
-        header.put("alg", "ES256");
-        header.put("typ", "JWT");
-        header.put("kid", key.kid());
-        Map<String, Object> claims = new LinkedHashMap<>();
-        claims.put("iss", config.jwt().issuer());
-        claims.put("aud", config.jwt().audience());
-        claims.put("sub", clientId);
-        claims.put("client_id", clientId);
-        claims.put("account_id", accountId);
-        claims.put("business_id", businessId);
-        claims.put("iat", now.getEpochSecond());
-        claims.put("exp", now.getEpochSecond() + lifetime);
-        claims.put("jti", UUID.randomUUID().toString());
+        JwtClaims claims = new JwtClaims();
+        claims.setIssuer(config.jwt().issuer());
+        claims.setAudience(config.jwt().audience());
+        claims.setSubject(clientId);
+        claims.setClaim("client_id", clientId);
+        claims.setClaim("account_id", accountId);
+        claims.setClaim("business_id", businessId);
+        claims.setIssuedAt(NumericDate.fromSeconds(now));
+        claims.setExpirationTime(NumericDate.fromSeconds(now + lifetime));
+        claims.setJwtId(UUID.randomUUID().toString());
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256);
+        jws.setHeader(HeaderParameterNames.TYPE, "JWT");
+        jws.setKeyIdHeaderValue(key.kid());
+        jws.setPayload(claims.toJson());
+        jws.setKey(key.privateKey());
+        jws.setProviderContext(PROVIDERS);
         try {
-            String signingInput = B64URL.encodeToString(json.writeValueAsBytes(header)) + "."
-                    + B64URL.encodeToString(json.writeValueAsBytes(claims));
-            Signature s = Signature.getInstance("SHA256withPLAIN-ECDSA", ES256_PROVIDER);
-            s.initSign(key.privateKey());
-            s.update(signingInput.getBytes(StandardCharsets.US_ASCII));
-            return new IssuedToken(signingInput + "." + B64URL.encodeToString(s.sign()), lifetime);
-        } catch (JsonProcessingException | GeneralSecurityException e) {
+            return new IssuedToken(jws.getCompactSerialization(), lifetime);
+        } catch (JoseException e) {
             throw new IllegalStateException("Cannot sign the token", e);
         }
     }
 
     /**
-     * The JWKS: the signing key, then the previous one after a rotation, then those of
-     * {@code management.jwt.published-key-files}; each key once.
+     * The JWKS (RFC 7517): the signing key, then the previous one after a rotation, then those of
+     * {@code management.jwt.published-key-files}; each key once, named by its RFC 7638 thumbprint.
      */
     public Map<String, Object> jwks() {
-        List<Map<String, Object>> keys = new ArrayList<>();
-        keys.add(jwk(current.publicKey(), current.kid()));
-        Set<String> kids = new HashSet<>();
-        kids.add(current.kid());
-        List<ECPublicKey> others = new ArrayList<>();
+        List<ECPublicKey> all = new ArrayList<>();
+        all.add(current.publicKey());
         if (previous != null) {
-            others.add(previous);
+            all.add(previous);
         }
-        others.addAll(published);
-        for (ECPublicKey key : others) {
-            String kid = thumbprint(key);
-            if (kids.add(kid)) {
-                keys.add(jwk(key, kid));
-            }
+        all.addAll(published);
+        Map<String, Map<String, Object>> keys = new LinkedHashMap<>();
+        for (ECPublicKey key : all) {
+            EllipticCurveJsonWebKey jwk = jwk(key);
+            keys.putIfAbsent(jwk.getKeyId(), jwk.toParams(JsonWebKey.OutputControlLevel.PUBLIC_ONLY));
         }
-        return Map.of("keys", keys);
+        return Map.of("keys", List.copyOf(keys.values()));
     }
 
     /**
@@ -196,28 +193,13 @@ public class TokenService {
         return Paths.get(config.dataDir(), "jwt");
     }
 
-    private static Map<String, Object> jwk(ECPublicKey key, String kid) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kty", "EC");
-        m.put("crv", "P-256");
-        m.put("x", EcJwk.x(key));
-        m.put("y", EcJwk.y(key));
-        m.put("kid", kid);
-        m.put("alg", "ES256");
-        m.put("use", "sig");
-        return m;
-    }
-
-    /** RFC 7638 thumbprint of an EC P-256 key. */
-    static String thumbprint(ECPublicKey key) {
-        String canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"" + EcJwk.x(key) + "\",\"y\":\"" + EcJwk.y(key)
-                + "\"}";
-        try {
-            return B64URL.encodeToString(
-                    MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+    /** The public JWK of a key, with its thumbprint as its id. */
+    private static EllipticCurveJsonWebKey jwk(ECPublicKey key) {
+        EllipticCurveJsonWebKey jwk = new EllipticCurveJsonWebKey(key);
+        jwk.setKeyId(jwk.calculateBase64urlEncodedThumbprint(HashUtil.SHA_256));
+        jwk.setAlgorithm(AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256);
+        jwk.setUse(Use.SIGNATURE);
+        return jwk;
     }
 
     private static SigningKey toSigningKey(PrivateKey key) {
@@ -235,7 +217,7 @@ public class TokenService {
             // precomputed multiples each time (about two thirds of the signing time in the load test's profile).
             PrivateKey own = KeyFactory.getInstance("EC", ES256_PROVIDER)
                     .generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
-            return new SigningKey(thumbprint(pub), own, pub);
+            return new SigningKey(jwk(pub).getKeyId(), own, pub);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Cannot derive the public key", e);
         }

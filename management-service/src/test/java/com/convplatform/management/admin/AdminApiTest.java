@@ -107,7 +107,7 @@ class AdminApiTest {
         refused(post("/admin/v1/accounts", Map.of("name", "", "fqdn", uniqueFqdn(), "business_id", digits(),
                 "webhook_url", "https://x.example.org/h")), 400, "INVALID_NAME");
         refused(given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("{oops")
-                .post("/admin/v1/accounts").then(), 400, "BAD_REQUEST");
+                .post("/admin/v1/accounts").then(), 400, "MALFORMED_JSON");
     }
 
     @Test
@@ -164,8 +164,9 @@ class AdminApiTest {
         given().header("Authorization", "Bearer test-internal-key").get("/internal/v1/accounts/" + id).then()
                 .statusCode(200).body("fqdn", equalTo(fqdn)).body("webhook_url", equalTo("https://" + fqdn + "/hooks"))
                 .body("business_id", notNullValue());
-        refused(given().header("Authorization", OPERATOR).get("/internal/v1/accounts/" + id).then(), 401,
-                "UNAUTHORIZED");
+        refused(given().header("Authorization", OPERATOR).get("/internal/v1/accounts/" + id).then(), 403,
+                "FORBIDDEN");
+        refused(given().get("/internal/v1/accounts/" + id).then(), 401, "UNAUTHORIZED");
         refused(given().header("Authorization", "Bearer test-internal-key")
                 .get("/internal/v1/accounts/" + UUID.randomUUID()).then(), 404, "ACCOUNT_NOT_FOUND");
     }

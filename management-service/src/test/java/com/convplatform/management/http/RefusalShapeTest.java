@@ -1,0 +1,117 @@
+package com.convplatform.management.http;
+
+import static com.convplatform.management.Fixtures.OPERATOR;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+
+/**
+ * The framework's own refusals answer with the one error body (service-support's ErrorMappers and BodyLimit), never
+ * with an empty body or a framework default message; and the OpenAPI document tells a person in Swagger UI how to
+ * authorize and what each refusal carries.
+ */
+@QuarkusTest
+class RefusalShapeTest {
+    @TestHTTPResource("/")
+    URL base;
+
+    static void refused(ValidatableResponse r, int status, String code) {
+        r.statusCode(status).contentType(ContentType.JSON).body("error_code", equalTo(code))
+                .body("error_message", notNullValue()).body("error_message", not(startsWith("HTTP ")));
+    }
+
+    @Test
+    void malformedJsonAtTheOperatorApiIsNamed() {
+        refused(given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("{\"name\": ")
+                .post("/admin/v1/accounts").then(), 400, "MALFORMED_JSON");
+        refused(given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("[1, 2]")
+                .post("/admin/v1/accounts").then(), 400, "MALFORMED_JSON");
+    }
+
+    @Test
+    void aMissingBodyAndEachInvalidFieldHaveTheirCode() {
+        refused(given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
+                .post("/admin/v1/accounts").then(), 400, "MISSING_FIELD");
+        refused(given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
+                .body(Map.of("name", "x".repeat(201), "fqdn", "a.example.org", "business_id", "1", "webhook_url",
+                        "https://a.example.org/h"))
+                .post("/admin/v1/accounts").then(), 400, "INVALID_NAME");
+    }
+
+    @Test
+    void unknownPathsMethodsAndMediaTypes() {
+        refused(given().get("/no/such/path").then(), 404, "NOT_FOUND");
+        refused(given().header("Authorization", OPERATOR).put("/admin/v1/accounts").then(), 405,
+                "METHOD_NOT_ALLOWED");
+        refused(given().header("Authorization", OPERATOR).contentType(ContentType.TEXT).body("name=x")
+                .post("/admin/v1/accounts").then(), 415, "UNSUPPORTED_MEDIA_TYPE");
+    }
+
+    @Test
+    void theInternalKeyDoesNotOpenTheOperatorApiNorTheOtherWayRound() {
+        refused(given().header("Authorization", "Bearer test-internal-key").get("/admin/v1/accounts").then(), 403,
+                "FORBIDDEN");
+        refused(given().header("Authorization", OPERATOR).get("/internal/v1/accounts/x").then(), 403, "FORBIDDEN");
+        refused(given().header("Authorization", "Bearer nope").get("/internal/v1/accounts/x").then(), 401,
+                "UNAUTHORIZED");
+    }
+
+    /** Over 256 KiB declared: refused by its length, before the body, with the error body; the connection closes. */
+    @Test
+    void aBodyOverTheLimitIsRefusedWithTheErrorBodyBeforeItIsSent() throws IOException {
+        try (Socket s = new Socket(base.getHost(), base.getPort())) {
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /admin/v1/accounts HTTP/1.1\r\nHost: localhost\r\nAuthorization: " + OPERATOR
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n{")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = new String(readAll(s.getInputStream()), StandardCharsets.UTF_8);
+            org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+            JsonNode body = new ObjectMapper().readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+            org.junit.jupiter.api.Assertions.assertEquals("BODY_TOO_LARGE", body.get("error_code").asText());
+        }
+    }
+
+    @Test
+    void theOpenApiDocumentDeclaresTheBearerSchemeTheStatusesAndTheErrorBody() {
+        given().accept(ContentType.JSON).get("/q/openapi").then().statusCode(200)
+                .body("components.securitySchemes.bearer.scheme", equalTo("bearer"))
+                .body("components.schemas", hasKey("Error"))
+                .body("paths.'/admin/v1/accounts'.post.responses", hasKey("201"))
+                .body("paths.'/admin/v1/accounts'.post.responses.'401'.content.'application/json'.schema.$ref",
+                        equalTo("#/components/schemas/Error"))
+                .body("paths.'/admin/v1/accounts/{accountId}/certificates/{certificateUuid}'.delete.responses",
+                        hasKey("204"))
+                .body("paths.'/platform/management/token/issue'.post.requestBody.content", hasKey("application/json"))
+                .body("paths.'/platform/management/token/issue'.post.parameters.name", org.hamcrest.Matchers
+                        .hasItems("Signature", "SignatureCertChainUrl", "SignatureCertUUID"))
+                .body("paths.'/platform/management/token/issue'.post.responses.'400'.description",
+                        containsString("SIGNATURE_MISMATCH"));
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        return in.readAllBytes();
+    }
+}
