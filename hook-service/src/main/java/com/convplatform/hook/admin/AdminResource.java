@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -20,12 +20,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.delivery.DeliveryAttempt;
 import com.convplatform.hook.delivery.EndpointControl;
 import com.convplatform.support.ApiException;
-import com.convplatform.support.ApiKeyGuard;
+import com.convplatform.support.Roles;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -38,6 +37,7 @@ import io.quarkus.panache.common.Sort;
  */
 @Path("/admin/v1")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.OPERATOR)
 @Tag(name = "operator", description = "Operator API (Authorization: Bearer <hook.admin.api-key>)")
 public class AdminResource {
 
@@ -73,28 +73,21 @@ public class AdminResource {
     public record DisableRequest(String reason) {
     }
 
-    private final HookConfig config;
     private final Clock clock;
     private final EndpointControl endpoints;
     private final ObjectMapper json;
 
-    public AdminResource(HookConfig config, Clock clock, EndpointControl endpoints, ObjectMapper json) {
-        this.config = config;
+    public AdminResource(Clock clock, EndpointControl endpoints, ObjectMapper json) {
         this.clock = clock;
         this.endpoints = endpoints;
         this.json = json;
     }
 
-    private void auth(String authorization) {
-        ApiKeyGuard.require(config.admin().apiKey(), authorization, "operator");
-    }
-
     @GET
     @Path("/deliveries")
-    public List<DeliveryView> deliveries(@HeaderParam("Authorization") String authorization,
-            @QueryParam("status") String status, @QueryParam("account_id") String accountId,
+    public List<DeliveryView> deliveries(@QueryParam("status") String status,
+            @QueryParam("account_id") String accountId,
             @QueryParam("limit") Integer limit) {
-        auth(authorization);
         if (status != null && !List.of(Delivery.PENDING, Delivery.DELIVERED, Delivery.DEAD).contains(status)) {
             throw new ApiException(400, "INVALID_STATUS", "status is one of PENDING, DELIVERED, DEAD");
         }
@@ -115,9 +108,7 @@ public class AdminResource {
 
     @GET
     @Path("/deliveries/{id}/attempts")
-    public List<AttemptView> attempts(@HeaderParam("Authorization") String authorization,
-            @PathParam("id") String id) {
-        auth(authorization);
+    public List<AttemptView> attempts(@PathParam("id") String id) {
         delivery(id);
         return DeliveryAttempt.<DeliveryAttempt>list("deliveryId = ?1 order by attempt", id).stream()
                 .map(a -> new AttemptView(a.attempt, a.startedAt, a.latencyMs, a.statusCode, a.error)).toList();
@@ -126,8 +117,7 @@ public class AdminResource {
     @POST
     @Path("/deliveries/{id}/retry")
     @Transactional
-    public DeliveryView retry(@HeaderParam("Authorization") String authorization, @PathParam("id") String id) {
-        auth(authorization);
+    public DeliveryView retry(@PathParam("id") String id) {
         Delivery d = delivery(id);
         if (Delivery.DELIVERED.equals(d.status)) {
             throw new ApiException(409, "ALREADY_DELIVERED", "Delivery " + id + " was delivered; nothing to retry");
@@ -143,9 +133,7 @@ public class AdminResource {
     @POST
     @Path("/accounts/{accountId}/replay-dead-letters")
     @Transactional
-    public Map<String, Object> replay(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId) {
-        auth(authorization);
+    public Map<String, Object> replay(@PathParam("accountId") String accountId) {
         List<Delivery> dead = Delivery.list("accountId = ?1 and status = ?2", accountId, Delivery.DEAD);
         dead.forEach(this::requeue);
         return Map.of("account_id", accountId, "requeued", dead.size());
@@ -153,18 +141,14 @@ public class AdminResource {
 
     @GET
     @Path("/accounts/{accountId}/endpoint")
-    public EndpointView endpoint(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId) {
-        auth(authorization);
+    public EndpointView endpoint(@PathParam("accountId") String accountId) {
         return EndpointView.of(endpoints.view(accountId));
     }
 
     @POST
     @Path("/accounts/{accountId}/endpoint/disable")
     @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DisableRequest.class)))
-    public EndpointView disable(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId, String body) {
-        auth(authorization);
+    public EndpointView disable(@PathParam("accountId") String accountId, String body) {
         if (accountId.length() > 64) {
             throw new ApiException(400, "INVALID_ACCOUNT_ID", "account_id is at most 64 characters");
         }
@@ -185,9 +169,7 @@ public class AdminResource {
 
     @POST
     @Path("/accounts/{accountId}/endpoint/enable")
-    public EndpointView enable(@HeaderParam("Authorization") String authorization,
-            @PathParam("accountId") String accountId) {
-        auth(authorization);
+    public EndpointView enable(@PathParam("accountId") String accountId) {
         return EndpointView.of(endpoints.enable(accountId));
     }
 

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -17,11 +17,10 @@ import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.convplatform.hook.config.HookConfig;
 import com.convplatform.support.ApiException;
-import com.convplatform.support.ApiKeyGuard;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
+import com.convplatform.support.Roles;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
@@ -35,17 +34,16 @@ import io.vertx.core.Vertx;
  */
 @Path("/internal/v1/events")
 @Singleton
+@RolesAllowed(Roles.INTERNAL)
 @Tag(name = "intake", description = "Service-to-service intake (Authorization: Bearer <hook.internal.api-key>)")
 public class IntakeResource {
     static final int MAX_BATCH = 100;
 
     private final IntakeService intake;
-    private final HookConfig config;
     private final GroupCommit<IntakeService.Valid, IntakeService.Accepted> writer;
 
-    public IntakeResource(IntakeService intake, HookConfig config) {
+    public IntakeResource(IntakeService intake) {
         this.intake = intake;
-        this.config = config;
         // Events that arrive while a transaction is being written go in the next one together.
         this.writer = new GroupCommit<>("hook-intake-writer", 64, intake::acceptAll);
     }
@@ -58,8 +56,7 @@ public class IntakeResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> accept(@HeaderParam("Authorization") String authorization, JsonNode event) {
-        ApiKeyGuard.require(config.internal().apiKey(), authorization, "internal");
+    public Uni<Response> accept(JsonNode event) {
         IntakeService.Valid valid = intake.validate(event);
         return whenStored(List.of(valid)).map(stored -> {
             IntakeService.Accepted a = stored.get(0);
@@ -81,8 +78,7 @@ public class IntakeResource {
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> acceptBatch(@HeaderParam("Authorization") String authorization, JsonNode body) {
-        ApiKeyGuard.require(config.internal().apiKey(), authorization, "internal");
+    public Uni<Response> acceptBatch(JsonNode body) {
         JsonNode events = body == null ? null : body.get("events");
         if (events == null || !events.isArray() || events.isEmpty() || events.size() > MAX_BATCH) {
             throw new ApiException(400, "INVALID_BATCH",

@@ -2,6 +2,7 @@ package com.convplatform.hook.signing;
 
 import java.time.Instant;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -14,6 +15,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 /** Spec 4.3: the hook-signing certificate chain, for receivers to verify hooks with. */
 @Path("/platform/hooks/certificate/")
 @Tag(name = "certificate")
+@PermitAll
 public class CertificateResource {
 
     /** The document receivers download. */

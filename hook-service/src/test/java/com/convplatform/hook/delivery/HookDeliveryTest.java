@@ -397,7 +397,8 @@ public class HookDeliveryTest {
     @Test
     void theOperatorApiNeedsItsKey() {
         given().get("/admin/v1/deliveries").then().statusCode(401).body("error_code", equalTo("UNAUTHORIZED"));
-        given().header("Authorization", INTERNAL).get("/admin/v1/deliveries").then().statusCode(401);
+        given().header("Authorization", INTERNAL).get("/admin/v1/deliveries").then().statusCode(403)
+                .body("error_code", equalTo("FORBIDDEN"));
         given().header("Authorization", OPERATOR).queryParam("status", "NOPE").get("/admin/v1/deliveries").then()
                 .statusCode(400).body("error_code", equalTo("INVALID_STATUS"));
         given().header("Authorization", OPERATOR).post("/admin/v1/deliveries/nope/retry").then().statusCode(404)
