@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -50,6 +51,7 @@ public class SignedRequestService {
     private final TokenService tokens;
     private final MeterRegistry metrics;
     private final Timer verificationTimer;
+    private final Counter tokensIssued;
 
     public SignedRequestService(ManagementRequestVerifier verifier, AccountService accounts, TokenService tokens,
             MeterRegistry metrics) {
@@ -60,6 +62,7 @@ public class SignedRequestService {
         this.verificationTimer = Timer.builder("management.signed.verification")
                 .description("Time to verify a signed management request (all four spec 5.1 steps)")
                 .register(metrics);
+        this.tokensIssued = metrics.counter("management.tokens.issued");
     }
 
     public TokenResponse issueToken(byte[] body, String contentType, Headers headers) {
@@ -71,7 +74,7 @@ public class SignedRequestService {
                     + "; list the account's clients with the client enumeration operation");
         }
         TokenService.IssuedToken t = tokens.issue(clientId, v.account.id(), v.account.businessId());
-        metrics.counter("management.tokens.issued").increment();
+        tokensIssued.increment();
         return new TokenResponse(t.accessToken(), "Bearer", t.expiresIn(), clientId);
     }
 
