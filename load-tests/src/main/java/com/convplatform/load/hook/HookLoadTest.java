@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,21 +42,26 @@ import com.sun.net.httpserver.HttpServer;
  * program plays management-service's account lookup and the accounts' receivers on loopback, drives events into
  * intake and counts the hooks that arrive.
  *
+ * <p>
+ * After a warm-up that runs every shape below in turn, it measures the machine's SHA256withRSA signing ceiling on all
+ * cores (a 2048-bit key, as the service signs), then, for each shape (events per intake call, and intake calls in
+ * flight at once: one worker with its own keep-alive connection per call in flight):
  * <ol>
- * <li>Saturation: W workers send events to intake as fast as it takes them for D seconds, spread over A accounts;
- * then it waits until every accepted event has arrived. Accepted/s, delivered/s (all deliveries over the time from
- * the first intake to the last arrival), intake-to-delivery p50/p99.</li>
- * <li>The machine's SHA256withRSA signing ceiling on all cores (a 2048-bit key, as the service signs).</li>
- * <li>Paced: events at half that ceiling for D seconds (open loop: latency counts from each event's scheduled send
- * time, so a slow service cannot hide its queue), intake-to-delivery p50/p99.</li>
- * <li>Paced at half the delivered rate of the saturation phase: latency when the service keeps up.</li>
+ * <li>Saturation: the workers send events as fast as intake takes them for D seconds, spread over A accounts, while
+ * at most a window of events is accepted and not yet delivered; then it waits until every accepted event has
+ * arrived. Accepted/s, delivered/s (all deliveries over the time from the first intake to the last arrival),
+ * intake-to-delivery p50/p99, and the service's CPU time per delivered hook.</li>
+ * <li>Paced: events at half the ceiling for D seconds (open loop: latency counts from each event's scheduled send
+ * time, so a slow service cannot hide its queue), intake-to-delivery p50/p99, CPU per hook.</li>
  * </ol>
- * The first hooks' signatures are checked against the certificate the service publishes, so the figures are for
- * real, verifiable hooks.
+ * and the ceiling once more at the end; the ratios use the mean of the two. The first hooks' signatures are checked
+ * against the certificate the service publishes, so the figures are for real, verifiable hooks.
  *
  * <p>
  * System properties: {@code base} (http://127.0.0.1:18082), {@code internalKey}, {@code receiverPort} (18182),
- * {@code accounts} (8), {@code workers} (8), {@code seconds} (15), {@code warmup} (60).
+ * {@code accounts} (8), {@code workers} (intake calls in flight, a list: 8,64), {@code batch} (events per call, a
+ * list: 1,32; 1 posts each event to /internal/v1/events, more use /internal/v1/events/batch), {@code seconds} (15),
+ * {@code warmup} (60), {@code servicePid} (the service's process, for its CPU time; none: not reported).
  */
 public final class HookLoadTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -66,24 +72,32 @@ public final class HookLoadTest {
     private final AtomicLong lastArrival = new AtomicLong();
     private final AtomicInteger checked = new AtomicInteger();
     /**
-     * At saturation, events accepted but not yet delivered: at most {@value #WINDOW}. Intake takes events much faster
-     * than they can be delivered (above all in batches), so an unbounded closed loop would measure intake and leave a
-     * backlog for the next phase; the window keeps the service full and its queue bounded.
+     * At saturation, events accepted but not yet delivered: at most {@link #window(int, int)}. Intake takes events
+     * much faster than they can be delivered (above all in batches), so an unbounded closed loop would measure intake
+     * and leave a backlog for the next phase; the window keeps the service full and its queue bounded.
      */
-    private final Semaphore window = new Semaphore(WINDOW);
+    private final Semaphore window = new Semaphore(0);
     private volatile boolean windowed;
-    private static final int WINDOW = 1024;
     private final AtomicLong badSignatures = new AtomicLong();
     private volatile long[] latencies = new long[0];
     private final AtomicInteger latencyCount = new AtomicInteger();
     private volatile PublicKey hookKey;
     private final int receiverPort;
-    /** Events per intake call: 1 posts each to /internal/v1/events, more use /internal/v1/events/batch. */
-    private final int batch;
+    private final Optional<ProcessHandle> service;
+    /** Events per intake call of the phase under way. */
+    private volatile int batch = 1;
 
-    private HookLoadTest(int receiverPort, int batch) {
+    private HookLoadTest(int receiverPort, Optional<ProcessHandle> service) {
         this.receiverPort = receiverPort;
-        this.batch = batch;
+        this.service = service;
+    }
+
+    /** One shape of intake load: events per call and calls in flight. */
+    record Shape(int batch, int workers) {
+        @Override
+        public String toString() {
+            return String.format("batch %d, %d in flight", batch, workers);
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -91,11 +105,17 @@ public final class HookLoadTest {
         String key = System.getProperty("internalKey", "load-test-internal-key");
         int receiverPort = Integer.getInteger("receiverPort", 18182);
         int accounts = Integer.getInteger("accounts", 8);
-        int workers = Integer.getInteger("workers", 8);
         int seconds = Integer.getInteger("seconds", 15);
         int warmup = Integer.getInteger("warmup", 60);
-        int batch = Integer.getInteger("batch", 1);
-        HookLoadTest t = new HookLoadTest(receiverPort, batch);
+        List<Shape> shapes = new ArrayList<>();
+        for (int b : ints(System.getProperty("batch", "1,32"))) {
+            for (int w : ints(System.getProperty("workers", "8,64"))) {
+                shapes.add(new Shape(b, w));
+            }
+        }
+        Optional<ProcessHandle> service = Optional.ofNullable(System.getProperty("servicePid"))
+                .filter(p -> !p.isBlank()).flatMap(p -> ProcessHandle.of(Long.parseLong(p.trim())));
+        HookLoadTest t = new HookLoadTest(receiverPort, service);
         ExecutorService receiverPool = Executors.newFixedThreadPool(32);
         HttpServer receiver = t.startReceiver(receiverPool);
         // HTTP/1.1: many connections, as many intake callers would open (not one multiplexed HTTP/2 connection).
@@ -103,42 +123,49 @@ public final class HookLoadTest {
                 .connectTimeout(Duration.ofSeconds(5)).build();
         try {
             t.hookKey = publishedKey(http, base);
-            System.out.printf("hook-service load test: %s, %d accounts, %d intake workers, %d s per phase, %s%n",
-                    base, accounts, workers, seconds,
-                    batch == 1 ? "one event per intake call" : batch + " events per intake call (batch intake)");
-            // Warm-up: the JIT compiles the service's intake and delivery paths. On two cores C2 keeps compiling for
-            // well over a minute of load; a short warm-up measures the compiler, not the service.
+            System.out.printf("hook-service load test: %s, %d accounts, %d s per phase, shapes %s%n", base, accounts,
+                    seconds, shapes);
+            // Warm-up: the JIT compiles the service's intake and delivery paths, for every shape. On two cores C2
+            // keeps compiling for well over a minute of load; a short warm-up measures the compiler, not the service.
             System.out.printf("warming up for %d s%n", warmup);
-            t.saturate(base, key, accounts, workers, warmup, 1_000_000_000L);
-            Phase sat = t.saturate(base, key, accounts, workers, seconds, 2_000_000_000L);
+            long id = 1_000_000_000L;
+            for (Shape s : shapes) {
+                t.saturate(base, key, accounts, s, Math.max(1, warmup / shapes.size()), id);
+                id += 100_000_000L;
+            }
+            double ceilingBefore = ceiling(seconds);
+            List<Phase[]> results = new ArrayList<>();
+            for (Shape s : shapes) {
+                Phase sat = t.saturate(base, key, accounts, s, seconds, id);
+                id += 100_000_000L;
+                Phase paced = t.paced(base, key, accounts, s, seconds, ceilingBefore / 2, id);
+                id += 100_000_000L;
+                results.add(new Phase[]{sat, paced});
+                System.out.printf("%s: delivered %.0f/s at saturation, p99 %.1f ms paced%n", s,
+                        sat.deliveredPerSecond, paced.p99);
+            }
+            double ceilingAfter = ceiling(seconds);
+            double ceiling = (ceilingBefore + ceilingAfter) / 2;
+            double signatureMs = Runtime.getRuntime().availableProcessors() * 1000.0 / ceiling;
 
-            KeyPair rsa = KeyPairs.rsa(2048);
-            byte[] sample = new byte[400];
-            double ceiling = LoadMeasure.ceiling(() -> {
-                Signature s = CryptoProviders.recommended().signature(SignatureAlgorithm.SHA256_WITH_RSA);
-                s.initSign(rsa.getPrivate());
-                s.update(sample);
-                s.sign();
-            }, Math.max(3, seconds / 3));
-
-            double half = ceiling / 2;
-            Phase paced = t.paced(base, key, accounts, workers, seconds, half, 3_000_000_000L);
-            // Latency where the service is not overloaded: half of what it delivered at saturation.
-            double easy = sat.deliveredPerSecond / 2;
-            Phase pacedEasy = t.paced(base, key, accounts, workers, seconds, easy, 4_000_000_000L);
-
-            System.out.printf("%n%-34s %9s %10s %11s %9s %9s %7s%n", "phase", "accepted", "accepted/s", "delivered/s",
-                    "p50 ms", "p99 ms", "errors");
-            sat.print("saturation");
-            paced.print(String.format("paced at %.0f/s (half the ceiling)", half));
-            pacedEasy.print(String.format("paced at %.0f/s (half of saturation)", easy));
-            System.out.printf("%nSHA256withRSA signing ceiling on %d cores: %.0f/s%n",
-                    Runtime.getRuntime().availableProcessors(), ceiling);
-            System.out.printf("delivered/s / ceiling = %.2f (goal >= 0.60); paced p99 = %.1f ms (goal < 100 ms)%n",
-                    sat.deliveredPerSecond / ceiling, paced.p99);
+            System.out.printf("%nSHA256withRSA signing ceiling on %d cores: %.0f/s before the shapes, %.0f/s after,"
+                    + " mean %.0f/s (%.2f ms of CPU per signature); paced phases at %.0f/s%n",
+                    Runtime.getRuntime().availableProcessors(), ceilingBefore, ceilingAfter, ceiling, signatureMs,
+                    ceilingBefore / 2);
+            System.out.printf("%n%-8s %-9s %-10s %10s %11s %6s %8s %8s %9s %9s %9s %9s %7s%n", "batch", "in flight",
+                    "phase", "accepted/s", "delivered/s", "ratio", "p50 ms", "p99 ms", "CPU ms/h", "gen ms/h",
+                    "accepted", "delivered", "errors");
+            for (int i = 0; i < shapes.size(); i++) {
+                Shape s = shapes.get(i);
+                results.get(i)[0].print(s, "saturated", ceiling);
+                results.get(i)[1].print(s, "paced", ceiling);
+            }
+            System.out.printf("%nratio = delivered/s / mean ceiling (goal >= 0.60 at saturation); paced p99 goal"
+                    + " < 100 ms; CPU ms/h = the service's CPU time per delivered hook (%s), gen ms/h = this"
+                    + " program's (clients and receivers)%n",
+                    service.isPresent() ? "signature alone " + String.format("%.2f ms", signatureMs) : "no servicePid");
             System.out.printf("signatures checked against the published certificate: %d, bad: %d%n",
-                    Math.min(t.checked.get(), CHECKED_SIGNATURES),
-                    t.badSignatures.get());
+                    Math.min(t.checked.get(), CHECKED_SIGNATURES), t.badSignatures.get());
             String retried = metric(http, base, "hook_deliveries_retried_total");
             System.out.printf("attempts retried (the receivers always answer 200, so each is a failed send): %s%n",
                     retried);
@@ -151,38 +178,69 @@ public final class HookLoadTest {
         }
     }
 
-    record Phase(long accepted, double acceptedPerSecond, double deliveredPerSecond, double p50, double p99,
-            long errors, long lost) {
-        void print(String name) {
-            System.out.printf("%-34s %9d %10.0f %11.0f %9.1f %9.1f %7d%s%n", name, accepted, acceptedPerSecond,
-                    deliveredPerSecond, p50, p99, errors, lost == 0 ? "" : "  NOT DELIVERED: " + lost);
+    private static List<Integer> ints(String list) {
+        return java.util.Arrays.stream(list.split("[, ]+")).filter(x -> !x.isBlank()).map(Integer::valueOf).toList();
+    }
+
+    /** The machine's SHA256withRSA signatures per second on all cores. */
+    private static double ceiling(int seconds) throws Exception {
+        KeyPair rsa = KeyPairs.rsa(2048);
+        byte[] sample = new byte[400];
+        return LoadMeasure.ceiling(() -> {
+            Signature s = CryptoProviders.recommended().signature(SignatureAlgorithm.SHA256_WITH_RSA);
+            s.initSign(rsa.getPrivate());
+            s.update(sample);
+            s.sign();
+        }, Math.max(3, seconds / 3));
+    }
+
+    /** CPU time used so far by the service (empty without its pid) and by this program, in nanoseconds. */
+    private long[] cpu() {
+        long own = ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        long svc = service.flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
+        return new long[]{svc, own};
+    }
+
+    record Phase(long accepted, double acceptedPerSecond, long delivered, double deliveredPerSecond, double p50,
+            double p99, long errors, long lost, double serviceCpuMsPerHook, double ownCpuMsPerHook) {
+        void print(Shape shape, String name, double ceiling) {
+            System.out.printf("%-8d %-9d %-10s %10.0f %11.0f %6.2f %8.1f %8.1f %9s %9.2f %9d %9d %7d%s%n", shape.batch,
+                    shape.workers, name, acceptedPerSecond, deliveredPerSecond, deliveredPerSecond / ceiling, p50, p99,
+                    serviceCpuMsPerHook < 0 ? "-" : String.format("%.2f", serviceCpuMsPerHook), ownCpuMsPerHook,
+                    accepted, delivered, errors, lost == 0 ? "" : "  NOT DELIVERED: " + lost);
         }
     }
 
-    private void reset(int capacity) {
+    private void reset(int capacity, int eventsPerCall) {
+        batch = eventsPerCall;
         sentAt.clear();
         delivered.set(0);
         latencies = new long[capacity];
         latencyCount.set(0);
     }
 
+    /** The window of a saturation phase: room for two rounds of every worker's call, and at least 1 024 events. */
+    private static int window(int workers, int batch) {
+        return Math.max(1024, 2 * workers * batch);
+    }
+
     /**
-     * W workers, closed loop, as fast as intake answers while at most {@value #WINDOW} events are undelivered. Message
-     * ids start at {@code idBase}.
+     * The shape's workers, closed loop, as fast as intake answers while at most {@link #window} events are
+     * undelivered. Message ids start at {@code idBase}.
      */
-    Phase saturate(String base, String key, int accounts, int workers, int seconds, long idBase)
-            throws Exception {
-        reset(4_000_000);
+    Phase saturate(String base, String key, int accounts, Shape shape, int seconds, long idBase) throws Exception {
+        reset(4_000_000, shape.batch);
         window.drainPermits();
-        window.release(WINDOW);
+        window.release(window(shape.workers, shape.batch));
         windowed = true;
         AtomicLong next = new AtomicLong(idBase);
         AtomicLong errors = new AtomicLong();
+        long[] cpu = cpu();
         long start = System.nanoTime();
         long end = start + seconds * 1_000_000_000L;
-        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        ExecutorService pool = Executors.newFixedThreadPool(shape.workers);
         List<Future<?>> fs = new ArrayList<>();
-        for (int w = 0; w < workers; w++) {
+        for (int w = 0; w < shape.workers; w++) {
             fs.add(pool.submit(() -> {
                 try (Http1Connection intake = new Http1Connection(URI.create(base), 30_000)) {
                     while (System.nanoTime() < end) {
@@ -197,23 +255,24 @@ public final class HookLoadTest {
                 return null;
             }));
         }
-        return finish(pool, fs, start, errors);
+        return finish(pool, fs, start, cpu, errors);
     }
 
     /** Open loop at {@code rate} events per second, each worker on its own fixed schedule. */
-    Phase paced(String base, String key, int accounts, int workers, int seconds, double rate,
-            long idBase) throws Exception {
-        reset((int) (rate * seconds * 2) + 1000);
+    Phase paced(String base, String key, int accounts, Shape shape, int seconds, double rate, long idBase)
+            throws Exception {
+        reset((int) (rate * seconds * 2) + 1000, shape.batch);
         windowed = false;
         AtomicLong next = new AtomicLong(idBase);
         AtomicLong errors = new AtomicLong();
+        long[] cpu = cpu();
         long start = System.nanoTime();
         long end = start + seconds * 1_000_000_000L;
-        long interval = (long) (1e9 * workers * batch / rate);
-        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        long interval = (long) (1e9 * shape.workers * shape.batch / rate);
+        ExecutorService pool = Executors.newFixedThreadPool(shape.workers);
         List<Future<?>> fs = new ArrayList<>();
-        for (int w = 0; w < workers; w++) {
-            long offset = interval * w / workers;
+        for (int w = 0; w < shape.workers; w++) {
+            long offset = interval * w / shape.workers;
             fs.add(pool.submit(() -> {
                 try (Http1Connection intake = new Http1Connection(URI.create(base), 30_000)) {
                     for (long due = start + offset; due < end; due += interval) {
@@ -227,12 +286,12 @@ public final class HookLoadTest {
                 return null;
             }));
         }
-        return finish(pool, fs, start, errors);
+        return finish(pool, fs, start, cpu, errors);
     }
 
     /** Waits for the intake workers, then for the hooks, and sums up the phase that began at {@code start}. */
-    private Phase finish(ExecutorService pool, List<Future<?>> workers, long start, AtomicLong errors)
-            throws Exception {
+    private Phase finish(ExecutorService pool, List<Future<?>> workers, long start, long[] cpuAtStart,
+            AtomicLong errors) throws Exception {
         for (Future<?> f : workers) {
             f.get();
         }
@@ -240,9 +299,12 @@ public final class HookLoadTest {
         double intakeSeconds = (System.nanoTime() - start) / 1e9;
         long accepted = sentAt.size();
         long lost = awaitAll(accepted);
+        long[] cpu = cpu();
         double deliverySeconds = (lastArrival.get() - start) / 1e9;
-        return new Phase(accepted, accepted / intakeSeconds, delivered.get() / deliverySeconds, p(0.50), p(0.99),
-                errors.get(), lost);
+        long n = Math.max(1, delivered.get());
+        double serviceMs = cpu[0] < 0 ? -1 : (cpu[0] - cpuAtStart[0]) / 1e6 / n;
+        return new Phase(accepted, accepted / intakeSeconds, delivered.get(), delivered.get() / deliverySeconds,
+                p(0.50), p(0.99), errors.get(), lost, serviceMs, (cpu[1] - cpuAtStart[1]) / 1e6 / n);
     }
 
     /** Waits up to 120 s for every accepted event to arrive; returns how many did not. */
