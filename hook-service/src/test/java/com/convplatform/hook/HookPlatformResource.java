@@ -53,6 +53,15 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     public static HttpServer server;
     public static final Map<String, List<Received>> RECEIVED = new ConcurrentHashMap<>();
     public static final Map<String, ConcurrentLinkedQueue<Answer>> SCRIPT = new ConcurrentHashMap<>();
+    /** Scripted answers of management-service's account lookup, per account: status and delay; 200 once they run out. */
+    public static final Map<String, ConcurrentLinkedQueue<Answer>> LOOKUP_SCRIPT = new ConcurrentHashMap<>();
+    /** Account lookups that reached management-service, per account. */
+    public static final Map<String, java.util.concurrent.atomic.AtomicInteger> LOOKUPS = new ConcurrentHashMap<>();
+
+    public static int lookups(String accountId) {
+        return LOOKUPS.computeIfAbsent(accountId, k -> new java.util.concurrent.atomic.AtomicInteger()).get();
+    }
+
     /** X-Request-Id of the last account lookup per account. */
     public static final Map<String, String> LOOKUP_REQUEST_IDS = new ConcurrentHashMap<>();
 
@@ -117,7 +126,19 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
         if (requestId != null) {
             LOOKUP_REQUEST_IDS.put(id, requestId);
         }
-        if (!authorized) {
+        LOOKUPS.computeIfAbsent(id, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        ConcurrentLinkedQueue<Answer> scripted = LOOKUP_SCRIPT.get(id);
+        Answer a = scripted == null ? null : scripted.poll();
+        if (a != null && a.delayMs() > 0) {
+            try {
+                Thread.sleep(a.delayMs());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (a != null && a.status() != 200) {
+            answer(ex, a.status(), "{\"error_code\":\"INTERNAL_ERROR\"}");
+        } else if (!authorized) {
             answer(ex, 401, "{}");
         } else if (id.equals(UNKNOWN_ACCOUNT)) {
             answer(ex, 404, "{\"error_code\":\"ACCOUNT_NOT_FOUND\"}");

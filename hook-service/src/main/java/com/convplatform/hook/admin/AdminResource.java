@@ -2,11 +2,18 @@ package com.convplatform.hook.admin;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -15,37 +22,45 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.delivery.DeliveryAttempt;
-import com.convplatform.hook.delivery.EndpointControl;
+import com.convplatform.hook.delivery.EndpointState;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Sort;
 
 /**
  * The operator API: see deliveries and their attempts, retry one, replay an account's dead letters, and see, disable
- * and enable an account's endpoint.
+ * and enable an account's endpoint. A disabled endpoint's deliveries are held (PENDING, never attempted, never
+ * dropped); enabling it clears the failure streak and makes every held delivery due at once.
  */
 @Path("/admin/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)
 @Tag(name = "operator", description = "Operator API (Authorization: Bearer <hook.admin.api-key>)")
 public class AdminResource {
+    private static final String NOT_FOUND = "DELIVERY_NOT_FOUND: no delivery with that id";
+    private static final String INVALID_ACCOUNT = "INVALID_ACCOUNT_ID: account_id is at most 64 characters";
+    private static final String EXAMPLE_ACCOUNT = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10";
 
     public record DeliveryView(@JsonProperty("delivery_id") String deliveryId,
-            @JsonProperty("event_id") String eventId, @JsonProperty("account_id") String accountId, String status,
-            int attempts, @JsonProperty("next_attempt_at") Instant nextAttemptAt,
-            @JsonProperty("last_error") String lastError, @JsonProperty("delivered_at") Instant deliveredAt,
-            @JsonProperty("created_at") Instant createdAt) {
+            @JsonProperty("event_id") String eventId, @JsonProperty("account_id") String accountId,
+            @Schema(enumeration = {
+                    "PENDING", "DELIVERED", "DEAD"}) String status,
+            int attempts,
+            @JsonProperty("next_attempt_at") Instant nextAttemptAt,
+            @JsonProperty("last_error") @Schema(example = "HTTP 503") String lastError,
+            @JsonProperty("delivered_at") Instant deliveredAt, @JsonProperty("created_at") Instant createdAt){
         static DeliveryView of(Delivery d) {
             return new DeliveryView(d.id, d.eventId, d.accountId, d.status, d.attempts, d.nextAttemptAt, d.lastError,
                     d.deliveredAt, d.createdAt);
@@ -53,46 +68,49 @@ public class AdminResource {
     }
 
     public record AttemptView(int attempt, @JsonProperty("started_at") Instant startedAt,
-            @JsonProperty("latency_ms") long latencyMs, @JsonProperty("status_code") Integer statusCode,
-            String error) {
+            @JsonProperty("latency_ms") long latencyMs,
+            @JsonProperty("status_code") @Schema(example = "200", description = "None when no answer came") Integer statusCode,
+            @Schema(example = "timed out after 10000 ms") String error) {
     }
 
+    /** An account endpoint's state; no row means enabled, with no failures. */
     public record EndpointView(@JsonProperty("account_id") String accountId, boolean enabled,
             @JsonProperty("consecutive_failures") int consecutiveFailures,
             @JsonProperty("failing_since") Instant failingSince,
             @JsonProperty("last_failure_at") Instant lastFailureAt, @JsonProperty("disabled_at") Instant disabledAt,
-            @JsonProperty("disabled_by") String disabledBy, @JsonProperty("disabled_reason") String disabledReason,
-            @JsonProperty("held_deliveries") long heldDeliveries) {
-        static EndpointView of(EndpointControl.View v) {
-            return new EndpointView(v.accountId(), v.enabled(), v.consecutiveFailures(), v.failingSince(),
-                    v.lastFailureAt(), v.disabledAt(), v.disabledBy(), v.disabledReason(), v.heldDeliveries());
-        }
+            @JsonProperty("disabled_by") @Schema(enumeration = {
+                    "rule", "operator"}) String disabledBy,
+            @JsonProperty("disabled_reason") String disabledReason,
+            @JsonProperty("held_deliveries") long heldDeliveries){
     }
 
     /** Optional body of a disable call. */
-    public record DisableRequest(String reason) {
+    public record DisableRequest(
+            @Size(max = 500, message = "INVALID_REASON: reason is at most 500 characters") @Schema(example = "receiver under maintenance") String reason) {
+    }
+
+    public record Replayed(@JsonProperty("account_id") String accountId, int requeued) {
     }
 
     private final Clock clock;
-    private final EndpointControl endpoints;
-    private final ObjectMapper json;
+    private final EntityManager em;
 
-    public AdminResource(Clock clock, EndpointControl endpoints, ObjectMapper json) {
+    public AdminResource(Clock clock, EntityManager em) {
         this.clock = clock;
-        this.endpoints = endpoints;
-        this.json = json;
+        this.em = em;
     }
 
     @GET
     @Path("/deliveries")
-    public List<DeliveryView> deliveries(@QueryParam("status") String status,
-            @QueryParam("account_id") String accountId,
-            @QueryParam("limit") Integer limit) {
-        if (status != null && !List.of(Delivery.PENDING, Delivery.DELIVERED, Delivery.DEAD).contains(status)) {
-            throw new ApiException(400, "INVALID_STATUS", "status is one of PENDING, DELIVERED, DEAD");
-        }
+    @Operation(summary = "Deliveries, newest first")
+    @APIResponse(responseCode = "200", description = "At most limit deliveries")
+    @APIResponse(responseCode = "400", description = "INVALID_STATUS: status is one of PENDING, DELIVERED, DEAD")
+    public List<DeliveryView> deliveries(
+            @QueryParam("status") @Pattern(regexp = "PENDING|DELIVERED|DEAD", message = "INVALID_STATUS: status is one of PENDING, DELIVERED, DEAD") @Parameter(example = "DEAD") String status,
+            @QueryParam("account_id") @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
+            @QueryParam("limit") @Parameter(description = "1 to 1000 (taken within those bounds); 100 when absent") Integer limit) {
         StringBuilder q = new StringBuilder("1 = 1");
-        Map<String, Object> params = new java.util.HashMap<>();
+        Map<String, Object> params = new HashMap<>();
         if (status != null) {
             q.append(" and status = :status");
             params.put("status", status);
@@ -108,6 +126,9 @@ public class AdminResource {
 
     @GET
     @Path("/deliveries/{id}/attempts")
+    @Operation(summary = "Each attempt of a delivery, first to last")
+    @APIResponse(responseCode = "200", description = "The attempts")
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
     public List<AttemptView> attempts(@PathParam("id") String id) {
         delivery(id);
         return DeliveryAttempt.<DeliveryAttempt>list("deliveryId = ?1 order by attempt", id).stream()
@@ -117,6 +138,11 @@ public class AdminResource {
     @POST
     @Path("/deliveries/{id}/retry")
     @Transactional
+    @Operation(summary = "Queue a delivery again now, with its full retry schedule")
+    @APIResponse(responseCode = "200", description = "The delivery, PENDING and due now")
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "ALREADY_DELIVERED; DELIVERY_IN_FLIGHT: it is being attempted,"
+            + " wait for its outcome")
     public DeliveryView retry(@PathParam("id") String id) {
         Delivery d = delivery(id);
         if (Delivery.DELIVERED.equals(d.status)) {
@@ -133,44 +159,86 @@ public class AdminResource {
     @POST
     @Path("/accounts/{accountId}/replay-dead-letters")
     @Transactional
-    public Map<String, Object> replay(@PathParam("accountId") String accountId) {
+    @Operation(summary = "Queue every dead-lettered delivery of the account again")
+    @APIResponse(responseCode = "200", description = "How many were queued")
+    public Replayed replay(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
         List<Delivery> dead = Delivery.list("accountId = ?1 and status = ?2", accountId, Delivery.DEAD);
         dead.forEach(this::requeue);
-        return Map.of("account_id", accountId, "requeued", dead.size());
+        return new Replayed(accountId, dead.size());
     }
 
     @GET
     @Path("/accounts/{accountId}/endpoint")
-    public EndpointView endpoint(@PathParam("accountId") String accountId) {
-        return EndpointView.of(endpoints.view(accountId));
+    @Transactional
+    @Operation(summary = "The account endpoint's state: failure streak, disabled or not, held deliveries")
+    @APIResponse(responseCode = "200", description = "The endpoint (enabled with no failures when never seen)")
+    public EndpointView endpoint(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
+        EndpointState s = EndpointState.findById(accountId);
+        long held = Delivery.count("accountId = ?1 and status = ?2", accountId, Delivery.PENDING);
+        return s == null
+                ? new EndpointView(accountId, true, 0, null, null, null, null, null, held)
+                : new EndpointView(accountId, s.disabledAt == null, s.consecutiveFailures, s.failingSince,
+                        s.lastFailureAt, s.disabledAt, s.disabledBy, s.disabledReason, held);
     }
 
+    /**
+     * Holds the account's deliveries: they stay PENDING, never attempted, never dropped. Disabling again keeps the
+     * first disabling's time and replaces the reason.
+     */
     @POST
     @Path("/accounts/{accountId}/endpoint/disable")
-    @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DisableRequest.class)))
-    public EndpointView disable(@PathParam("accountId") String accountId, String body) {
-        if (accountId.length() > 64) {
-            throw new ApiException(400, "INVALID_ACCOUNT_ID", "account_id is at most 64 characters");
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Transactional
+    @Operation(summary = "Hold the account's deliveries (stored, not attempted) until it is enabled")
+    @RequestBody(required = false)
+    @APIResponse(responseCode = "200", description = "The endpoint, disabled by the operator")
+    @APIResponse(responseCode = "400", description = "INVALID_ACCOUNT_ID, INVALID_REASON, MALFORMED_JSON")
+    public EndpointView disable(
+            @PathParam("accountId") @Size(max = 64, message = INVALID_ACCOUNT) @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
+            @Valid DisableRequest body) {
+        EndpointState s = em.find(EndpointState.class, accountId, LockModeType.PESSIMISTIC_WRITE);
+        if (s == null) {
+            s = new EndpointState();
+            s.accountId = accountId;
+            s.persist();
         }
-        String reason = null;
-        if (body != null && !body.isBlank()) {
-            try {
-                reason = json.readValue(body, DisableRequest.class).reason();
-            } catch (java.io.IOException e) {
-                throw new ApiException(400, "INVALID_BODY",
-                        "the body is optional; when sent it is {\"reason\": \"...\"}");
-            }
-        }
-        if (reason != null && reason.length() > 500) {
-            throw new ApiException(400, "INVALID_REASON", "reason is at most 500 characters");
-        }
-        return EndpointView.of(endpoints.disable(accountId, reason));
+        s.disabledAt = s.disabledAt == null ? clock.instant() : s.disabledAt;
+        s.disabledBy = EndpointState.BY_OPERATOR;
+        s.disabledReason = body == null || body.reason() == null || body.reason().isBlank()
+                ? "disabled by an operator"
+                : body.reason();
+        em.flush();
+        return endpoint(accountId);
+    }
+
+    /** The same call with no body at all, hence no Content-Type (which JAX-RS reads as application/octet-stream). */
+    @POST
+    @Path("/accounts/{accountId}/endpoint/disable")
+    @Transactional
+    @Operation(hidden = true)
+    public EndpointView disableWithoutBody(
+            @PathParam("accountId") @Size(max = 64, message = INVALID_ACCOUNT) String accountId) {
+        return disable(accountId, null);
     }
 
     @POST
     @Path("/accounts/{accountId}/endpoint/enable")
-    public EndpointView enable(@PathParam("accountId") String accountId) {
-        return EndpointView.of(endpoints.enable(accountId));
+    @Transactional
+    @Operation(summary = "Clear the failure streak and send every held delivery now")
+    @APIResponse(responseCode = "200", description = "The endpoint, enabled")
+    public EndpointView enable(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
+        EndpointState s = em.find(EndpointState.class, accountId, LockModeType.PESSIMISTIC_WRITE);
+        if (s != null) {
+            s.disabledAt = null;
+            s.disabledBy = null;
+            s.disabledReason = null;
+            s.consecutiveFailures = 0;
+            s.failingSince = null;
+            Delivery.update("nextAttemptAt = ?1 where accountId = ?2 and status = ?3 and nextAttemptAt > ?1"
+                    + " and (leaseUntil is null or leaseUntil < ?1)", clock.instant(), accountId, Delivery.PENDING);
+        }
+        em.flush();
+        return endpoint(accountId);
     }
 
     private void requeue(Delivery d) {

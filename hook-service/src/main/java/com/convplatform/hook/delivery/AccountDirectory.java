@@ -1,82 +1,55 @@
 package com.convplatform.hook.delivery;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import com.convplatform.hook.config.HookConfig;
-import com.convplatform.support.RequestIds;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** Webhook URLs of accounts, read from management-service's internal API and cached briefly. */
+import io.quarkus.cache.CacheResult;
+import io.smallrye.faulttolerance.api.ExponentialBackoff;
+
+/**
+ * Webhook URLs of accounts, from management-service ({@link ManagementClient}). The policy lives here: a found
+ * account and an unknown one (404) are both cached for {@code hook.management.cache-ttl} (cache {@code accounts},
+ * bounded; a hit never reaches the client or the breaker); the GET is idempotent, so a failure is retried twice with
+ * exponential backoff; a breaker opens after half of 10 lookups failed and lets one through again after 5 s, so a
+ * management-service that is down costs each delivery an immediate failure rather than its time-outs. Any failure
+ * that remains is thrown: the delivery is then recorded as the platform's failure and retried later, never lost.
+ */
 @ApplicationScoped
 public class AccountDirectory {
-    /** The lookup failed for a reason worth retrying later (management-service unreachable or failing). */
-    public static final class Unavailable extends Exception {
-        private static final long serialVersionUID = 1L;
+    private final ManagementClient client;
+    private final String authorization;
 
-        Unavailable(String message) {
-            super(message);
-        }
+    public AccountDirectory(@RestClient ManagementClient client, HookConfig config) {
+        this.client = client;
+        this.authorization = "Bearer " + config.management().internalApiKey().orElse("");
     }
 
-    private record Cached(Optional<String> webhookUrl, Instant until) {
-    }
-
-    private final HookConfig config;
-    private final Clock clock;
-    private final ObjectMapper json;
-    private final HttpClient http;
-    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
-
-    public AccountDirectory(HookConfig config, Clock clock, ObjectMapper json) {
-        this.config = config;
-        this.clock = clock;
-        this.json = json;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
-                .followRedirects(HttpClient.Redirect.NEVER).build();
-    }
-
-    /** The account's webhook URL; empty when management-service says the account does not exist. */
-    public Optional<String> webhookUrl(String accountId) throws Unavailable {
-        Cached c = cache.get(accountId);
-        if (c != null && clock.instant().isBefore(c.until())) {
-            return c.webhookUrl();
-        }
-        HttpRequest req = RequestIds.passOn(HttpRequest.newBuilder(URI.create(config.management().url()
-                + "/internal/v1/accounts/"
-                + java.net.URLEncoder.encode(accountId, java.nio.charset.StandardCharsets.UTF_8)))
-                .timeout(Duration.ofSeconds(5))
-                .header("Authorization", "Bearer " + config.management().internalApiKey().orElse("")),
-                RequestIds.current()).GET().build();
+    /**
+     * The account's webhook URL; empty when management-service says the account does not exist.
+     *
+     * @throws RuntimeException when the lookup failed after its retries, or the breaker is open
+     */
+    @CacheResult(cacheName = "accounts")
+    @Retry(maxRetries = 2, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS)
+    @ExponentialBackoff
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS)
+    public Optional<String> webhookUrl(String accountId) {
         try {
-            HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
-            Optional<String> url;
-            if (r.statusCode() == 200) {
-                JsonNode n = json.readTree(r.body());
-                url = Optional.ofNullable(n.path("webhook_url").asText(null));
-            } else if (r.statusCode() == 404) {
-                url = Optional.empty();
-            } else {
-                throw new Unavailable("management-service answered " + r.statusCode() + " for account " + accountId);
+            return Optional.ofNullable(client.account(authorization, accountId).webhookUrl());
+        } catch (WebApplicationException e) {
+            if (e.getResponse().getStatus() == 404) {
+                return Optional.empty(); // a success for the breaker: management-service answered
             }
-            cache.put(accountId, new Cached(url, clock.instant().plus(config.management().cacheTtl())));
-            return url;
-        } catch (java.io.IOException e) {
-            throw new Unavailable("management-service is unreachable: " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Unavailable("interrupted");
+            throw e;
         }
     }
 }

@@ -2,7 +2,6 @@ package com.convplatform.hook.delivery;
 
 import java.time.Instant;
 
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -19,22 +18,14 @@ public class Delivery extends PanacheEntityBase {
 
     @Id
     public String id;
-    @Column(name = "event_id")
     public String eventId;
-    @Column(name = "account_id")
     public String accountId;
     public String status;
     public int attempts;
-    @Column(name = "next_attempt_at")
     public Instant nextAttemptAt;
-    @Column(name = "lease_owner")
     public String leaseOwner;
-    @Column(name = "lease_until")
     public Instant leaseUntil;
-    @Column(name = "last_error")
     public String lastError;
-    @Column(name = "delivered_at")
     public Instant deliveredAt;
-    @Column(name = "created_at")
     public Instant createdAt;
 }

@@ -1,8 +1,8 @@
 package com.convplatform.hook.delivery;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,11 +33,13 @@ import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.runtime.configuration.DurationConverter;
 import io.vertx.core.Vertx;
 
 /**
@@ -45,18 +47,15 @@ import io.vertx.core.Vertx;
  * with redirects never followed, and records the outcome.
  *
  * <p>
- * This replica holds at most {@code hook.delivery.max-in-flight} deliveries. They come from two places. Intake hands
- * the deliveries of the events it has just stored straight over ({@link #reserve}, {@link #handOver}): they were
- * stored leased to this replica, so no claim is needed. One dispatcher thread claims due deliveries from the database
- * (retries falling due, events other replicas took in, events taken in while this replica was full). Each delivery
- * goes to its endpoint's lane, which runs at most {@code hook.delivery.per-endpoint} at once and queues the rest
- * locally.
+ * This replica holds at most {@code hook.delivery.max-in-flight} deliveries. One dispatcher thread claims them from
+ * the database, oldest due first, up to {@code batch-size} at a time: new events (intake wakes it after each commit),
+ * retries falling due, events other replicas took in. Each delivery goes to its endpoint's lane, which runs at most
+ * {@code hook.delivery.per-endpoint} at once and queues the rest locally.
  *
  * <p>
  * The dispatcher claims at every {@code hook.delivery.poll-interval} and whenever the database is known to hold due
- * deliveries this replica has not taken: intake stored some unleased, a claim came back full, or a claim failed.
- * While it does, intake hands nothing over, so the older deliveries go first; and intake always leaves room for half
- * a claim batch, so retries are never starved by new events.
+ * deliveries this replica has not taken: intake stored some, a claim came back full, or a claim failed. Every
+ * delivery takes the same path, whatever the number of intake callers: one claim per batch, never one per event.
  */
 @ApplicationScoped
 public class DeliveryWorker {
@@ -79,6 +78,7 @@ public class DeliveryWorker {
     private final HookConfig config;
     private final Clock clock;
     private final HookPoster poster;
+    private final ObjectMapper json;
     private final ExecutorService pool;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
@@ -91,25 +91,28 @@ public class DeliveryWorker {
     private Thread dispatcher;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
-            Clock clock, MeterRegistry metrics, Vertx vertx) {
+            Clock clock, MeterRegistry metrics, Vertx vertx, ObjectMapper json) {
+        this.json = json;
         this.store = store;
         this.accounts = accounts;
         this.identity = identity;
         this.config = config;
         this.clock = clock;
         HookConfig.Delivery d = config.delivery();
-        this.poster = new HookPoster(vertx, DeliverySeams.resolver(d.resolve()), d.allowPrivateNetworks(),
-                d.connectTimeout(), d.readTimeout(), DeliverySeams.trust(d.trustStore()), d.perEndpoint());
+        this.poster = new HookPoster(vertx, HookPoster.resolver(d.resolve()), d.allowPrivateNetworks(),
+                d.connectTimeout(), d.readTimeout(), HookPoster.trust(d.trustStore()), d.perEndpoint());
         this.pool = Executors.newFixedThreadPool(config.delivery().maxInFlight(), r -> {
             Thread t = new Thread(r, "hook-delivery");
             t.setDaemon(true);
             return t;
         });
-        this.pollInterval = DurationConverter.parseDuration(config.delivery().pollInterval());
+        this.pollInterval = config.delivery().pollInterval();
         this.recorder = GroupCommit.ofWrites("hook-outcome-recorder", config.delivery().maxInFlight(),
                 store::recordAll);
         Gauge.builder("hook.queue.depth", store, DeliveryStore::pendingCount)
                 .description("Deliveries waiting to be delivered").register(metrics);
+        Gauge.builder("hook.endpoints.disabled", () -> EndpointState.count("disabledAt is not null"))
+                .description("Account endpoints currently disabled").register(metrics);
         Gauge.builder("hook.deliveries.held", held, AtomicInteger::get)
                 .description("Deliveries this replica holds (in flight or waiting for their endpoint)")
                 .register(metrics);
@@ -166,8 +169,8 @@ public class DeliveryWorker {
     private static final int STOP_GRACE_SECONDS = 5;
 
     /**
-     * Says the database may hold due deliveries this replica has not taken (an operator retried or re-enabled some,
-     * or intake stored some unleased): the dispatcher claims as soon as there is room.
+     * Says the database may hold due deliveries this replica has not taken (intake stored some, an operator retried or
+     * re-enabled some): the dispatcher claims as soon as there is room.
      */
     public void wake() {
         backlog = true;
@@ -177,53 +180,6 @@ public class DeliveryWorker {
     private void signal() {
         if (signal.availablePermits() == 0) {
             signal.release();
-        }
-    }
-
-    /**
-     * Takes room for up to {@code wanted} new deliveries that intake is about to store leased to this replica; returns
-     * how many it may lease (0 while the database holds due deliveries, so they go first). Each reserved delivery is
-     * then either handed over ({@link #handOver}) or given back ({@link #unreserve}).
-     */
-    public int reserve(int wanted) {
-        if (wanted <= 0 || backlog || !running) {
-            return 0;
-        }
-        // Room for half a claim batch is always left to the dispatcher, so retries falling due are not starved.
-        int cap = config.delivery().maxInFlight() - Math.max(1, minimumClaim() / 2);
-        while (true) {
-            int now = held.get();
-            int take = Math.min(wanted, cap - now);
-            if (take <= 0) {
-                return 0;
-            }
-            if (held.compareAndSet(now, now + take)) {
-                return take;
-            }
-        }
-    }
-
-    /** Gives back room reserved for deliveries that were not stored (their transaction did not commit). */
-    public void unreserve(int reserved) {
-        if (reserved > 0) {
-            held.addAndGet(-reserved);
-            signal();
-        }
-    }
-
-    /**
-     * Takes over the reserved deliveries intake stored leased to this replica (committed), and notes that
-     * {@code unleased} more were stored due for the dispatcher.
-     */
-    public void handOver(List<DeliveryStore.Claimed> leased, int unleased) {
-        if (!running) {
-            // Stopping: their leases run out and any replica claims them.
-            held.addAndGet(-leased.size());
-            return;
-        }
-        leased.forEach(this::start);
-        if (unleased > 0) {
-            wake();
         }
     }
 
@@ -327,58 +283,52 @@ public class DeliveryWorker {
         if (c.requestId() != null) {
             MDC.put(RequestIds.MDC_KEY, c.requestId());
         }
+        long start = System.nanoTime();
         try {
-            attempt(c);
+            Outcome o = attempt(c);
+            if (o != null) {
+                record(c, o.took((System.nanoTime() - start) / 1_000_000));
+            }
         } finally {
             MDC.remove(RequestIds.MDC_KEY);
         }
     }
 
-    private void attempt(DeliveryStore.Claimed c) {
-        long start = System.nanoTime();
+    /** One attempt; null when interrupted (this replica stops: the lease runs out and it is attempted again). */
+    private Outcome attempt(DeliveryStore.Claimed c) {
         Optional<String> webhook;
         try {
             webhook = accounts.webhookUrl(c.accountId());
-        } catch (AccountDirectory.Unavailable e) {
-            record(c, Outcome.platformFailed("account lookup failed: " + e.getMessage(), elapsed(start)));
-            return;
+        } catch (RuntimeException e) {
+            // management-service unreachable or failing, or the breaker open: the platform's trouble, retried later
+            return Outcome.platformFailed("account lookup failed: " + e.getMessage());
         }
-        if (webhook.isEmpty()) {
-            record(c,
-                    Outcome.permanent("account " + c.accountId() + " does not exist (dead-lettered)", elapsed(start)));
-            return;
+        byte[] body = body(json, c.payload(), TimestampWindow.now(clock));
+        if (webhook.isEmpty() || body == null) {
+            return Outcome.permanent(webhook.isEmpty()
+                    ? "account " + c.accountId() + " does not exist (dead-lettered)"
+                    : "stored payload unreadable: not a JSON object");
         }
-        URI target;
-        InetAddress[] addresses;
         try {
-            target = URI.create(webhook.get());
-            addresses = poster.addresses(target); // resolved and checked once; the hook goes to one of exactly these
-        } catch (IllegalArgumentException e) {
-            record(c, Outcome.endpointFailed("the webhook URL is not a URL: " + e.getMessage(), elapsed(start)));
-            return;
-        } catch (HookPoster.NotSent e) {
-            record(c, Outcome.endpointFailed(e.getMessage(), elapsed(start)));
-            return;
-        }
-        byte[] body = withTimestamp(c.payload(), TimestampWindow.now(clock));
-        if (body == null) {
-            record(c, Outcome.permanent("stored payload unreadable: not a JSON object", elapsed(start)));
-            return;
-        }
-        HookSigner.SignedHeaders signed = identity.current().signer().sign(body);
-        Map<String, String> headers = Map.of("Content-Type", "application/json", HookHeaders.SIGNATURE,
-                signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), DELIVERY_ID_HEADER, c.id(),
-                ATTEMPT_HEADER, String.valueOf(c.attempt()));
-        try {
+            URI target = URI.create(webhook.get());
+            InetAddress[] addresses = poster.addresses(target); // resolved and checked once; sent to one of these
+            HookSigner.SignedHeaders signed = identity.current().signer().sign(body);
+            Map<String, String> headers = Map.of("Content-Type", "application/json", HookHeaders.SIGNATURE,
+                    signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), DELIVERY_ID_HEADER,
+                    c.id(), ATTEMPT_HEADER, String.valueOf(c.attempt()));
             HookPoster.Answer a = poster.post(target, addresses, headers, body);
-            record(c, Outcome.answered(a.status(), elapsed(start), a.retryAfter()));
+            return Outcome.answered(a.status(), a.retryAfter());
+        } catch (IllegalArgumentException e) {
+            return Outcome.endpointFailed("the webhook URL is not a URL: " + e.getMessage());
+        } catch (HookPoster.NotSent e) {
+            return Outcome.endpointFailed(e.getMessage());
         } catch (TimeoutException e) {
-            record(c, Outcome.endpointFailed("timed out after " + config.delivery().readTimeout().toMillis() + " ms",
-                    elapsed(start)));
-        } catch (java.io.IOException e) {
-            record(c, Outcome.endpointFailed("connection failed: " + e.getMessage(), elapsed(start)));
+            return Outcome.endpointFailed("timed out after " + config.delivery().readTimeout().toMillis() + " ms");
+        } catch (IOException e) {
+            return Outcome.endpointFailed("connection failed: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return null;
         }
     }
 
@@ -398,22 +348,17 @@ public class DeliveryWorker {
     }
 
     /**
-     * The hook's body: the stored payload (a JSON object written by intake, which never holds the field) with
-     * {@code signature_timestamp} added as its last field; null when the payload is not a JSON object. The stored
-     * bytes are not parsed again for every attempt.
+     * The hook's body, serialised once: the stored payload (spec 2.2 without the field, written by intake) with
+     * {@code signature_timestamp} added as its last field; these bytes are signed and sent. Null when the payload is
+     * not a JSON object.
      */
-    static byte[] withTimestamp(String payload, String timestamp) {
-        String p = payload.strip();
-        if (p.length() < 2 || p.charAt(0) != '{' || p.charAt(p.length() - 1) != '}') {
+    static byte[] body(ObjectMapper json, String payload, String timestamp) {
+        try {
+            ObjectNode body = json.readValue(payload, ObjectNode.class);
+            body.put(HookHeaders.SIGNATURE_TIMESTAMP_FIELD, timestamp);
+            return json.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
             return null;
         }
-        boolean empty = p.substring(1, p.length() - 1).isBlank();
-        return (p.substring(0, p.length() - 1) + (empty ? "\"" : ",\"") + HookHeaders.SIGNATURE_TIMESTAMP_FIELD
-                + "\":\""
-                + timestamp + "\"}").getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static long elapsed(long start) {
-        return (System.nanoTime() - start) / 1_000_000;
     }
 }

@@ -2,7 +2,6 @@ package com.convplatform.hook.delivery;
 
 import java.time.Instant;
 
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -20,18 +19,11 @@ public class EndpointState extends PanacheEntityBase {
     public static final String BY_OPERATOR = "operator";
 
     @Id
-    @Column(name = "account_id")
     public String accountId;
-    @Column(name = "consecutive_failures")
     public int consecutiveFailures;
-    @Column(name = "failing_since")
     public Instant failingSince;
-    @Column(name = "last_failure_at")
     public Instant lastFailureAt;
-    @Column(name = "disabled_at")
     public Instant disabledAt;
-    @Column(name = "disabled_by")
     public String disabledBy;
-    @Column(name = "disabled_reason")
     public String disabledReason;
 }

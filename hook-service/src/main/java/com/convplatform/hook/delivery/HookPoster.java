@@ -4,13 +4,28 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.Paths;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
+
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pem.PemFiles;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -33,6 +48,10 @@ import io.vertx.core.net.TrustOptions;
  * <p>
  * Redirects are not followed. The answer counts once its status line and headers arrive; its body is read and
  * dropped, and a body over {@value #MAX_DISCARDED} bytes closes the connection.
+ * <p>
+ * This is a Vert.x client of its own, not a Quarkus REST client like the account lookup, on purpose: a REST client
+ * resolves the URL's host when it connects, so the address it reaches could differ from the one the guard checked.
+ * Here the connection goes to a checked address, while the name stays in {@code Host}, SNI and the certificate check.
  */
 final class HookPoster implements AutoCloseable {
     static final int MAX_DISCARDED = 1024 * 1024;
@@ -75,6 +94,55 @@ final class HookPoster implements AutoCloseable {
         this.resolver = resolver;
         this.allowPrivateNetworks = allowPrivateNetworks;
         this.readTimeout = readTimeout;
+    }
+
+    /** The system's resolver, with the {@code host=address} pairs of {@code hook.delivery.resolve} in front of it. */
+    static Resolver resolver(Optional<List<String>> pairs) {
+        Map<String, InetAddress> fixed = new HashMap<>();
+        for (String pair : pairs.orElse(List.of())) {
+            int eq = pair.indexOf('=');
+            String address = eq < 0 ? "" : pair.substring(eq + 1).trim();
+            if (eq <= 0 || !address.matches("[0-9.]+|\\[?[0-9a-fA-F:]+\\]?")) {
+                throw new IllegalArgumentException(
+                        "hook.delivery.resolve: '" + pair + "' is not host=address (an IP address, no port)");
+            }
+            try {
+                fixed.put(pair.substring(0, eq).trim().toLowerCase(Locale.ROOT), InetAddress.getByName(address));
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("hook.delivery.resolve: '" + address + "' is not an IP address", e);
+            }
+        }
+        return host -> fixed.containsKey(host.toLowerCase(Locale.ROOT))
+                ? new InetAddress[]{fixed.get(host.toLowerCase(Locale.ROOT))}
+                : InetAddress.getAllByName(host);
+    }
+
+    /**
+     * The {@code hook.delivery.trust-store} seam: null (the JDK's default trust store) without a file; otherwise the
+     * JDK's trusted CAs and those of the file.
+     */
+    static TrustOptions trust(Optional<String> pemFile) {
+        if (pemFile.isEmpty()) {
+            return null;
+        }
+        try {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(null, null);
+            TrustManagerFactory jdk = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            jdk.init((KeyStore) null);
+            List<X509Certificate> trusted = new ArrayList<>(
+                    List.of(((X509TrustManager) jdk.getTrustManagers()[0]).getAcceptedIssuers()));
+            trusted.addAll(Pem.parseCertificates(PemFiles.read(Paths.get(pemFile.get()))));
+            for (int i = 0; i < trusted.size(); i++) {
+                store.setCertificateEntry("ca-" + i, trusted.get(i));
+            }
+            TrustManagerFactory combined = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            combined.init(store);
+            return TrustOptions.wrap(combined);
+        } catch (GeneralSecurityException | IOException | VerificationException e) {
+            throw new IllegalArgumentException("hook.delivery.trust-store: " + pemFile.get() + " cannot be used: "
+                    + e.getMessage(), e);
+        }
     }
 
     /** The addresses a hook to {@code url} may be sent to, after the checks of the class comment. */

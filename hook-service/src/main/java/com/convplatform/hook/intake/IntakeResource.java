@@ -1,13 +1,19 @@
 package com.convplatform.hook.intake;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Singleton;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Valid;
+import jakarta.validation.Validator;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -15,17 +21,30 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
 import com.convplatform.support.ApiException;
+import com.convplatform.support.ErrorMappers;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.Roles;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
 /**
@@ -35,17 +54,58 @@ import io.vertx.core.Vertx;
 @Path("/internal/v1/events")
 @Singleton
 @RolesAllowed(Roles.INTERNAL)
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "intake", description = "Service-to-service intake (Authorization: Bearer <hook.internal.api-key>)")
 public class IntakeResource {
     static final int MAX_BATCH = 100;
+    static final String INVALID_BATCH = "INVALID_BATCH: The body must be {\"events\": [...]} with 1 to " + MAX_BATCH
+            + " events";
+    static final String INVALID_EVENT = "INVALID_EVENT: The event must be a JSON object";
+    private static final String EVENT_CODES = "MISSING_FIELD, FIELD_TOO_LONG, INVALID_TIMESTAMP, INVALID_METADATA,"
+            + " INVALID_EVENT";
+    private static final String EXAMPLE_ID = "019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b";
+
+    /** The answer for one event: its id, and {@code duplicate: true} when it had been accepted before. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Stored(@JsonProperty("event_id") @Schema(example = EXAMPLE_ID) String eventId,
+            @Schema(description = "Present (true) when the event had been accepted before") Boolean duplicate) {
+    }
+
+    /** A batch call's body. */
+    public record Batch(
+            @NotNull(message = INVALID_BATCH) @Size(min = 1, max = MAX_BATCH, message = INVALID_BATCH) @Schema(type = SchemaType.ARRAY, implementation = IntakeEvent.class) List<JsonNode> events) {
+    }
+
+    /** One event's result in a batch answer: 202 stored, 200 accepted before, 400 refused. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Result(@Schema(enumeration = {
+            "202", "200", "400"}) int status,
+            @JsonProperty("event_id") @Schema(example = EXAMPLE_ID) String eventId, Boolean duplicate,
+            @JsonProperty("error_code") @Schema(example = "MISSING_FIELD") String errorCode,
+            @JsonProperty("error_message") @Schema(example = "'user_id' is required and must be a non-empty string") String errorMessage){
+        static Result of(IntakeService.Accepted a) {
+            return a.duplicate()
+                    ? new Result(200, a.eventId(), true, null, null)
+                    : new Result(202, a.eventId(), null, null, null);
+        }
+    }
+
+    /** A batch call's answer, one result per event in order. */
+    public record Results(List<Result> results) {
+    }
 
     private final IntakeService intake;
+    private final ObjectMapper json;
+    private final Validator validator;
     private final GroupCommit<IntakeService.Valid, IntakeService.Accepted> writer;
 
-    public IntakeResource(IntakeService intake) {
+    public IntakeResource(IntakeService intake, ObjectMapper json, Validator validator) {
         this.intake = intake;
+        this.json = json;
+        this.validator = validator;
         // Events that arrive while a transaction is being written go in the next one together.
-        this.writer = new GroupCommit<>("hook-intake-writer", 64, intake::acceptAll);
+        this.writer = new GroupCommit<>("hook-intake-writer", 64, intake::acceptAllOrFind);
     }
 
     @PreDestroy
@@ -54,100 +114,125 @@ public class IntakeResource {
     }
 
     @POST
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> accept(JsonNode event) {
-        IntakeService.Valid valid = intake.validate(event);
-        return whenStored(List.of(valid)).map(stored -> {
+    @Operation(summary = "Take in one event; answered once it is stored (then delivered at least once)")
+    @APIResponse(responseCode = "202", description = "Stored", content = @Content(schema = @Schema(implementation = Stored.class), example = "{\"event_id\": \""
+            + EXAMPLE_ID + "\"}"))
+    @APIResponse(responseCode = "200", description = "The same (account_id, message_id) was accepted before: its event, not stored again", content = @Content(schema = @Schema(implementation = Stored.class), example = "{\"event_id\": \""
+            + EXAMPLE_ID + "\", \"duplicate\": true}"))
+    @APIResponse(responseCode = "400", description = EVENT_CODES + ", MALFORMED_JSON")
+    public Uni<RestResponse<Stored>> accept(@NotNull(message = INVALID_EVENT) @Valid IntakeEvent event) {
+        return whenStored(List.of(valid(event, RequestIds.current()))).map(stored -> {
             IntakeService.Accepted a = stored.get(0);
             return a.duplicate()
-                    ? Response.ok(Map.of("event_id", a.eventId(), "duplicate", true)).build()
-                    : Response.status(202).entity(Map.of("event_id", a.eventId())).build();
+                    ? RestResponse.ok(new Stored(a.eventId(), true))
+                    : RestResponse.status(Response.Status.ACCEPTED, new Stored(a.eventId(), null));
         });
     }
 
     /**
-     * Several events in one call: {@code {"events": [event, ...]}}, 1 to {@value #MAX_BATCH}, each as for a single
-     * call plus an optional {@code request_id} (logged with its delivery instead of the call's X-Request-Id). 200
-     * {@code {"results": [...]}}, one per event in order: {@code {"status": 202, "event_id"}}, {@code {"status": 200,
-     * "event_id", "duplicate": true}} or {@code {"status": 400, "error_code", "error_message"}}. The valid events are
-     * stored whatever the others are; the answer comes once all of them are stored. Should storing fail, the call
-     * fails as a whole (5xx) and may be repeated: what was stored is then answered as a duplicate.
+     * Several events in one call, each as for a single call plus an optional {@code request_id} (logged with its
+     * delivery instead of the call's X-Request-Id); one result per event in order. The valid events are stored
+     * whatever the others are; the answer comes once all of them are stored. Should storing fail, the call fails as a
+     * whole (5xx) and may be repeated: what was stored is then answered as a duplicate.
      */
     @POST
     @Path("/batch")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> acceptBatch(JsonNode body) {
-        JsonNode events = body == null ? null : body.get("events");
-        if (events == null || !events.isArray() || events.isEmpty() || events.size() > MAX_BATCH) {
-            throw new ApiException(400, "INVALID_BATCH",
-                    "The body must be {\"events\": [...]} with 1 to " + MAX_BATCH + " events");
-        }
-        List<Object> results = new ArrayList<>(events.size());
-        List<IntakeService.Valid> valid = new ArrayList<>(events.size());
-        List<Integer> at = new ArrayList<>(events.size());
+    @Operation(summary = "Take in 1 to 100 events; one result each, in order, once the valid ones are stored")
+    @APIResponse(responseCode = "200", description = "One result per event: 202 stored, 200 accepted before, 400 with "
+            + EVENT_CODES
+            + ", INVALID_REQUEST_ID", content = @Content(schema = @Schema(implementation = Results.class), example = "{\"results\": [{\"status\": 202, \"event_id\": \""
+                    + EXAMPLE_ID + "\"}, {\"status\": 400,"
+                    + " \"error_code\": \"MISSING_FIELD\", \"error_message\": \"'user_id' is required and must be a"
+                    + " non-empty string\"}]}"))
+    @APIResponse(responseCode = "400", description = "INVALID_BATCH (nothing stored), MALFORMED_JSON")
+    public Uni<Results> acceptBatch(@NotNull(message = INVALID_BATCH) @Valid Batch body) {
+        Result[] results = new Result[body.events().size()];
+        List<IntakeService.Valid> valid = new ArrayList<>(results.length);
+        List<Integer> at = new ArrayList<>(results.length);
         String callRequestId = RequestIds.current();
-        for (JsonNode e : events) {
+        for (int i = 0; i < results.length; i++) {
             try {
-                JsonNode id = e.get("request_id");
-                if (id != null && !id.isNull() && (!id.isTextual() || id.asText().length() > 64)) {
-                    throw new ApiException(400, "INVALID_REQUEST_ID", "request_id must be a string of at most 64"
-                            + " characters");
-                }
-                valid.add(intake.validate(e, id != null && id.isTextual() ? id.asText() : callRequestId));
-                at.add(results.size());
-                results.add(null);
+                IntakeEvent e = event(body.events().get(i));
+                valid.add(valid(e, e.requestId() != null ? e.requestId() : callRequestId));
+                at.add(i);
             } catch (ApiException refused) {
-                results.add(Map.of("status", 400, "error_code", refused.code(), "error_message", refused.getMessage()));
+                results[i] = new Result(400, null, null, refused.code(), refused.getMessage());
             }
         }
         return whenStored(valid).map(stored -> {
-            for (int i = 0; i < valid.size(); i++) {
-                IntakeService.Accepted a = stored.get(i);
-                results.set(at.get(i), a.duplicate()
-                        ? Map.of("status", 200, "event_id", a.eventId(), "duplicate", true)
-                        : Map.of("status", 202, "event_id", a.eventId()));
+            for (int i = 0; i < at.size(); i++) {
+                results[at.get(i)] = Result.of(stored.get(i));
             }
-            return Response.ok(Map.of("results", results)).build();
+            return new Results(List.of(results));
         });
+    }
+
+    /** A field of the wrong type, or a body that is not a JSON object: refused with the code its constraint gives. */
+    @ServerExceptionMapper
+    public Response mistyped(MismatchedInputException e, SimpleResourceInfo resource) {
+        ApiException refusal = "acceptBatch".equals(resource.getMethodName()) ? coded(INVALID_BATCH) : refusal(e);
+        return ErrorMappers.error(400, refusal.code(), refusal.getMessage());
+    }
+
+    /** One event of a batch, bound and validated as the single call's body is. */
+    private IntakeEvent event(JsonNode node) {
+        IntakeEvent e;
+        try {
+            e = node == null || !node.isObject() ? null : json.treeToValue(node, IntakeEvent.class);
+        } catch (MismatchedInputException mistyped) {
+            throw refusal(mistyped);
+        } catch (JsonProcessingException unreadable) {
+            e = null;
+        }
+        if (e == null) {
+            throw coded(INVALID_EVENT);
+        }
+        Optional<ConstraintViolation<IntakeEvent>> first = validator.validate(e).stream()
+                .min(Comparator.comparing(v -> v.getPropertyPath().toString()));
+        if (first.isPresent()) {
+            throw coded(first.get().getMessage());
+        }
+        return e;
+    }
+
+    private static ApiException refusal(MismatchedInputException e) {
+        String field = e.getPath().isEmpty() ? null : e.getPath().get(0).getFieldName();
+        if (field == null) {
+            return coded(INVALID_EVENT);
+        }
+        return switch (field) {
+            case "request_id" -> coded("INVALID_REQUEST_ID: request_id must be a string of at most 64 characters");
+            case "conversation_number", "message_id" -> coded(
+                    "MISSING_FIELD: '" + field + "' is required and must be a non-negative integer");
+            default -> coded("MISSING_FIELD: '" + field + "' is required and must be a non-empty string");
+        };
+    }
+
+    /** A refusal from a message of the form "CODE: sentence". */
+    private static ApiException coded(String message) {
+        int colon = message.indexOf(": ");
+        return new ApiException(400, message.substring(0, colon), message.substring(colon + 2));
+    }
+
+    private IntakeService.Valid valid(IntakeEvent e, String requestId) {
+        try {
+            return new IntakeService.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e.payload()),
+                    requestId);
+        } catch (JsonProcessingException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
     /**
      * Hands the events to the group-commit writer and completes, on this request's event loop, once all of them are
-     * stored. No thread waits meanwhile: the body was read and checked on the event loop, and a worker is taken only
-     * in the rare case that a commit failed and the outcome must be read from the database. Before, each call held a
-     * worker thread that first waited for the body and then for the commit.
+     * stored. No thread waits meanwhile: the body was read and checked on the event loop, which also writes the
+     * answer (not the writer thread, which only writes to the database).
      */
     private Uni<List<IntakeService.Accepted>> whenStored(List<IntakeService.Valid> valid) {
         Context context = Vertx.currentContext();
         List<CompletableFuture<IntakeService.Accepted>> futures = writer.submitAll(valid);
-        CompletableFuture<Void> settled = CompletableFuture
-                .allOf(futures.toArray(CompletableFuture[]::new)).handle((done, failed) -> null);
-        Future<List<IntakeService.Accepted>> stored = Future.fromCompletionStage(settled, context).compose(done -> {
-            if (futures.stream().noneMatch(CompletableFuture::isCompletedExceptionally)) {
-                return Future.succeededFuture(futures.stream().map(CompletableFuture::join).toList());
-            }
-            return context.executeBlocking(() -> {
-                List<IntakeService.Accepted> out = new ArrayList<>(valid.size());
-                for (int i = 0; i < valid.size(); i++) {
-                    out.add(stored(valid.get(i), futures.get(i)));
-                }
-                return out;
-            }, false);
-        });
-        return Uni.createFrom().completionStage(stored.toCompletionStage());
-    }
-
-    /** The outcome of storing an event, once its batch has committed (on a worker: it may read the database). */
-    private IntakeService.Accepted stored(IntakeService.Valid valid,
-            CompletableFuture<IntakeService.Accepted> result) {
-        try {
-            return GroupCommit.await(result);
-        } catch (RuntimeException raced) {
-            // Two identical events at once on two replicas: the unique constraint let one in; answer with that one.
-            return intake.find(valid.accountId(), valid.messageId()).map(id -> new IntakeService.Accepted(id, true))
-                    .orElseThrow(() -> raced);
-        }
+        return Uni.createFrom().completionStage(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)))
+                .emitOn(task -> context.runOnContext(v -> task.run()))
+                .map(done -> futures.stream().map(CompletableFuture::join).toList());
     }
 }

@@ -123,7 +123,7 @@ class EndpointDisableTest {
                 .then().statusCode(400).body("error_code", equalTo("INVALID_ACCOUNT_ID"));
         given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("{\"reason\": 4")
                 .post("/admin/v1/accounts/" + account + "/endpoint/disable").then().statusCode(400)
-                .body("error_code", equalTo("INVALID_BODY"));
+                .body("error_code", equalTo("MALFORMED_JSON"));
         endpoint(account).body("enabled", equalTo(true));
     }
 }

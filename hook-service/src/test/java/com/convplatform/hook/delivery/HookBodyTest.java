@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** The body of an attempt: the stored payload with a fresh signature_timestamp as its last field. */
+/** The body of an attempt: the stored payload with a fresh signature_timestamp as its last field, serialised once. */
 class HookBodyTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -19,7 +19,7 @@ class HookBodyTest {
     void theTimestampIsAddedAsTheLastFieldAndTheStoredFieldsAreKeptAsTheyAre() throws Exception {
         String stored = "{\"user_id\":\"u-1\",\"conversation_number\":7,\"message_body\":\"{\\\"text\\\":\\\"h\u00e9}\\\"}\","
                 + "\"message_id\":42,\"sender\":\"user\",\"timestamp\":\"2026-11-22T10:00:00.000Z\",\"metadata\":{}}";
-        byte[] body = DeliveryWorker.withTimestamp(stored, "2026-11-23T19:00:00.123Z");
+        byte[] body = DeliveryWorker.body(JSON, stored, "2026-11-23T19:00:00.123Z");
         JsonNode node = JSON.readTree(body);
         List<String> names = new java.util.ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
@@ -31,21 +31,21 @@ class HookBodyTest {
                 .without("signature_timestamp"));
         String text = new String(body, StandardCharsets.UTF_8);
         assertEquals(stored.substring(0, stored.length() - 1), text.substring(0, stored.length() - 1),
-                "the stored bytes are sent unchanged before the added field");
+                "the stored fields are sent as intake wrote them, before the added field");
     }
 
     @Test
     void anEmptyObjectAndSurroundingWhiteSpaceGiveValidJson() throws Exception {
         assertEquals(JSON.readTree("{\"signature_timestamp\":\"t\"}"),
-                JSON.readTree(DeliveryWorker.withTimestamp(" { } ", "t")));
+                JSON.readTree(DeliveryWorker.body(JSON, " { } ", "t")));
         assertEquals("{\"a\":1,\"signature_timestamp\":\"t\"}",
-                new String(DeliveryWorker.withTimestamp("\n{\"a\":1}\n", "t"), StandardCharsets.UTF_8));
+                new String(DeliveryWorker.body(JSON, "\n{\"a\":1}\n", "t"), StandardCharsets.UTF_8));
     }
 
     @Test
     void aPayloadThatIsNotAnObjectIsRefused() {
         for (String bad : List.of("", "{", "}", "[1]", "\"x\"", "42", "{\"a\":1", "x{}")) {
-            assertNull(DeliveryWorker.withTimestamp(bad, "t"), bad);
+            assertNull(DeliveryWorker.body(JSON, bad, "t"), bad);
         }
     }
 }

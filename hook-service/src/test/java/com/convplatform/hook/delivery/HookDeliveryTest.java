@@ -43,8 +43,8 @@ import io.restassured.http.ContentType;
 @QuarkusTest
 @QuarkusTestResource(HookPlatformResource.class)
 public class HookDeliveryTest {
-    static final String INTERNAL = "Bearer test-internal-key";
-    static final String OPERATOR = "Bearer test-operator-key";
+    public static final String INTERNAL = "Bearer test-internal-key";
+    public static final String OPERATOR = "Bearer test-operator-key";
     static final ObjectMapper JSON = new ObjectMapper();
     static HttpsTestServer certHost;
     static HookVerifier verifier;
@@ -90,7 +90,7 @@ public class HookDeliveryTest {
                 .path("event_id");
     }
 
-    static String account() {
+    public static String account() {
         return "acct-" + UUID.randomUUID();
     }
 
@@ -99,7 +99,7 @@ public class HookDeliveryTest {
         return received(account);
     }
 
-    static Map<String, Object> delivery(String account) {
+    public static Map<String, Object> delivery(String account) {
         List<Map<String, Object>> list = given().header("Authorization", OPERATOR).queryParam("account_id", account)
                 .get("/admin/v1/deliveries").then().statusCode(200).extract().path("$");
         return list.get(0);

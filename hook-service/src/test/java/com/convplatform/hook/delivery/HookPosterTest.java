@@ -92,7 +92,7 @@ class HookPosterTest {
 
     static HookPoster poster(HookPoster.Resolver resolver, boolean allowPrivate, Path trustStore) {
         return new HookPoster(vertx, resolver, allowPrivate, CONNECT, READ,
-                DeliverySeams.trust(Optional.ofNullable(trustStore).map(Path::toString)), 4);
+                HookPoster.trust(Optional.ofNullable(trustStore).map(Path::toString)), 4);
     }
 
     @Test
@@ -161,7 +161,7 @@ class HookPosterTest {
         Files.writeString(trust, Pem.toPem(pki.root));
         HttpsServer good = tlsReceiver(pki, "hooks.receiver.test");
         HttpsServer otherName = tlsReceiver(pki, "someone-else.test");
-        HookPoster.Resolver resolver = DeliverySeams.resolver(Optional.of(List.of("hooks.receiver.test=127.0.0.1")));
+        HookPoster.Resolver resolver = HookPoster.resolver(Optional.of(List.of("hooks.receiver.test=127.0.0.1")));
         try (HookPoster trusting = poster(resolver, true, trust); HookPoster jdkTrust = poster(resolver, true, null)) {
             URI url = URI.create("https://hooks.receiver.test:" + good.getAddress().getPort() + "/in");
             assertEquals(202, trusting.post(url, trusting.addresses(url), Map.of(), "{}".getBytes()).status());
@@ -187,8 +187,8 @@ class HookPosterTest {
     @Test
     void theResolveSeamRefusesWhatIsNotHostEqualsAddress() {
         for (String bad : List.of("hooks.example", "=127.0.0.1", "hooks.example=127.0.0.1:8443", "a=b.example")) {
-            assertThrows(IllegalArgumentException.class, () -> DeliverySeams.resolver(Optional.of(List.of(bad))), bad);
+            assertThrows(IllegalArgumentException.class, () -> HookPoster.resolver(Optional.of(List.of(bad))), bad);
         }
-        assertNull(DeliverySeams.trust(Optional.empty()));
+        assertNull(HookPoster.trust(Optional.empty()));
     }
 }

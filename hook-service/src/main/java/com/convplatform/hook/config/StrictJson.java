@@ -1,0 +1,29 @@
+package com.convplatform.hook.config;
+
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
+
+import io.quarkus.jackson.ObjectMapperCustomizer;
+
+/**
+ * JSON fields bind only to their own type, as intake has always checked them: a number is not taken for a string
+ * ({@code "user_id": 5}), nor a string or a fraction for an integer ({@code "message_id": "12"} or {@code 1.5}).
+ */
+@Singleton
+public class StrictJson implements ObjectMapperCustomizer {
+    @Override
+    @SuppressWarnings("deprecation") // the builder is not how Quarkus hands the mapper over
+    public void customize(ObjectMapper mapper) {
+        mapper.configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false);
+        mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        mapper.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+    }
+}
