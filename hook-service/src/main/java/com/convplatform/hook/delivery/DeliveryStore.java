@@ -9,10 +9,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -29,10 +32,10 @@ import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.TimeOrderedIds;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 
 /**
- * The outbox's state changes, each in its own short transaction. Claims use a conditional UPDATE on the lease, which
+ * The outbox's state changes, each in its own short transaction: events taken in with their deliveries, claims,
+ * outcomes. The same (account_id, message_id) is accepted once. Claims use a conditional UPDATE on the lease, which
  * gives each due delivery to exactly one replica per attempt on H2 and PostgreSQL alike; a replica that dies loses
  * its lease when it expires, and the delivery is claimed again.
  *
@@ -53,6 +56,17 @@ public class DeliveryStore {
             String leaseOwner, Instant leaseUntil, String requestId) {
     }
 
+    /** The outcome: the event id, and whether it had been accepted before. */
+    public record Accepted(String eventId, boolean duplicate) {
+    }
+
+    /**
+     * A valid event: the account, the message id, the payload to deliver (spec 2.2 JSON without
+     * signature_timestamp), and the request id to log with its delivery.
+     */
+    public record Valid(String accountId, long messageId, String payload, String requestId) {
+    }
+
     /** An attempt's outcome, to be recorded. */
     public record Recorded(Claimed claimed, Outcome outcome) {
     }
@@ -71,70 +85,135 @@ public class DeliveryStore {
         this.metrics = metrics;
     }
 
+    private static final String FIND_EVENT = "select id from hook_event where account_id = ? and message_id = ?";
+    private static final String INSERT_EVENT = "insert into hook_event"
+            + " (id, account_id, message_id, payload, received_at, request_id) values (?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_DELIVERY = "insert into delivery (id, event_id, account_id, status, attempts,"
+            + " next_attempt_at, created_at) values (?, ?, ?, 'PENDING', 0, ?, ?)";
+
     /**
-     * The oldest due deliveries of endpoints that are not disabled. The order names both columns of the due index so
-     * that H2 reads it in order and stops at the limit (ordered by the due time alone it reads and sorts every pending
-     * row: 10 ms per claim with 100 000 pending); PostgreSQL reads the index in order either way.
+     * Stores each event with its delivery, due now, in one transaction for all (all or none), unless the same
+     * (account_id, message_id) was accepted before or earlier in the list; returns one outcome per event, in order.
+     * Plain JDBC in a {@link LocalTransaction}: this runs for every event. When the list fails, the group-commit writer
+     * gives each event alone again; one that then fails because another replica stored the same event meanwhile (the
+     * unique constraint let that one in) is answered as that one's duplicate.
      */
-    private static final String SELECT_DUE = "select d.id from delivery d where d.status = 'PENDING'"
-            + " and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until < ?)"
-            + " and not exists (select 1 from endpoint_state s where s.account_id = d.account_id"
-            + " and s.disabled_at is not null) order by d.status, d.next_attempt_at limit ?";
+    public List<Accepted> acceptAll(List<Valid> events) {
+        OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
+        List<Accepted> out;
+        try {
+            out = LocalTransaction.run(dataSource, "Storing the events", c -> store(c, events, now));
+        } catch (RuntimeException e) {
+            String raced = events.size() > 1
+                    ? null
+                    : LocalTransaction.run(dataSource, "Looking up the event", c -> {
+                        try (PreparedStatement find = c.prepareStatement(FIND_EVENT)) {
+                            return find(find, events.get(0));
+                        }
+                    });
+            if (raced == null) {
+                throw e;
+            }
+            return List.of(new Accepted(raced, true));
+        }
+        metrics.counter("hook.events.accepted").increment(out.stream().filter(a -> !a.duplicate()).count());
+        return out;
+    }
+
+    private static List<Accepted> store(Connection c, List<Valid> events, OffsetDateTime now) throws SQLException {
+        List<Accepted> stored = new ArrayList<>(events.size());
+        Map<String, String> inThisBatch = new HashMap<>();
+        try (PreparedStatement find = c.prepareStatement(FIND_EVENT);
+                PreparedStatement event = c.prepareStatement(INSERT_EVENT);
+                PreparedStatement delivery = c.prepareStatement(INSERT_DELIVERY)) {
+            for (Valid v : events) {
+                String earlier = inThisBatch.get(v.accountId() + '\n' + v.messageId());
+                String existing = earlier != null ? earlier : find(find, v);
+                if (existing != null) {
+                    stored.add(new Accepted(existing, true));
+                    continue;
+                }
+                String id = TimeOrderedIds.next();
+                inThisBatch.put(v.accountId() + '\n' + v.messageId(), id);
+                stored.add(new Accepted(id, false));
+                event.setString(1, id);
+                event.setString(2, v.accountId());
+                event.setLong(3, v.messageId());
+                event.setString(4, v.payload());
+                event.setObject(5, now);
+                event.setString(6, v.requestId());
+                event.addBatch();
+                delivery.setString(1, TimeOrderedIds.next());
+                delivery.setString(2, id);
+                delivery.setString(3, v.accountId());
+                delivery.setObject(4, now);
+                delivery.setObject(5, now);
+                delivery.addBatch();
+            }
+            if (!inThisBatch.isEmpty()) {
+                event.executeBatch();
+                delivery.executeBatch();
+            }
+        }
+        return stored;
+    }
+
+    /** The id of the event accepted earlier with this (account_id, message_id), or null. */
+    private static String find(PreparedStatement find, Valid v) throws SQLException {
+        find.setString(1, v.accountId());
+        find.setLong(2, v.messageId());
+        try (ResultSet r = find.executeQuery()) {
+            return r.next() ? r.getString(1) : null;
+        }
+    }
+
     /**
-     * Takes the picked rows unless another claim took them first: the lease test is repeated, and the database
-     * re-checks it after the row lock (PostgreSQL re-evaluates the WHERE clause on a row changed concurrently; H2
-     * locks the row). The claimed rows become due again when their lease ends, so they leave the head of the due index
-     * (the next claim does not step over the deliveries in flight) and a replica that dies hands them on.
+     * Takes the oldest due deliveries of endpoints that are not disabled, unless another claim took them first: the
+     * lease test is repeated outside the pick, and the database re-checks it after the row lock (PostgreSQL
+     * re-evaluates the WHERE clause on a row changed concurrently; H2 locks the row). The pick's order names both
+     * columns of the due index so that H2 reads it in order and stops at the limit (ordered by the due time alone it
+     * reads and sorts every pending row: 10 ms per claim with 100 000 pending). The claimed rows become due again when
+     * their lease ends, so they leave the head of the due index (the next claim does not step over the deliveries in
+     * flight) and a replica that dies hands them on.
      */
     private static final String TAKE = "update delivery set lease_owner = ?, lease_until = ?, next_attempt_at = ?"
-            + " where id = any(?) and status = 'PENDING' and (lease_until is null or lease_until < ?)";
+            + " where status = 'PENDING' and (lease_until is null or lease_until < ?) and id in (select d.id from"
+            + " delivery d where d.status = 'PENDING' and d.next_attempt_at <= ? and (d.lease_until is null or"
+            + " d.lease_until < ?) and not exists (select 1 from endpoint_state s where s.account_id = d.account_id"
+            + " and s.disabled_at is not null) order by d.status, d.next_attempt_at limit ?)";
+    /** The rows this claim took: due again at its lease's end, with its owner token (read by the due index). */
     private static final String SELECT_TAKEN = "select d.id, d.account_id, d.attempts, e.payload, e.received_at,"
-            + " e.request_id from delivery d join hook_event e on e.id = d.event_id"
-            + " where d.id = any(?) and d.lease_owner = ? order by d.created_at";
+            + " e.request_id from delivery d join hook_event e on e.id = d.event_id where d.status = 'PENDING'"
+            + " and d.next_attempt_at = ? and d.lease_owner = ? order by d.created_at";
 
     /** Claims up to {@code max} due deliveries, oldest due first, with a lease unique to this claim. */
     public List<Claimed> claimDue(int max) {
-        Instant now = clock.instant();
+        // In milliseconds: both databases keep the lease's end exactly, so the claimed rows are found by it.
+        OffsetDateTime now = utc(clock.instant().truncatedTo(ChronoUnit.MILLIS));
+        OffsetDateTime until = now.plus(config.delivery().lease());
         String owner = replica + ":" + claims.incrementAndGet();
-        Instant until = now.plus(config.delivery().lease());
         return LocalTransaction.run(dataSource, "Claiming due deliveries", c -> {
-            List<String> due = new ArrayList<>(max);
-            try (PreparedStatement s = c.prepareStatement(SELECT_DUE)) {
-                s.setObject(1, utc(now));
-                s.setObject(2, utc(now));
-                s.setInt(3, max);
-                try (ResultSet r = s.executeQuery()) {
-                    while (r.next()) {
-                        due.add(r.getString(1));
-                    }
+            try (PreparedStatement take = c.prepareStatement(TAKE);
+                    PreparedStatement taken = c.prepareStatement(SELECT_TAKEN)) {
+                List<Object> values = List.of(owner, until, until, now, now, now, max);
+                for (int i = 0; i < values.size(); i++) {
+                    take.setObject(i + 1, values.get(i));
                 }
-            }
-            if (due.isEmpty()) {
-                return List.of();
-            }
-            java.sql.Array ids = c.createArrayOf("varchar", due.toArray());
-            try (PreparedStatement s = c.prepareStatement(TAKE)) {
-                s.setString(1, owner);
-                s.setObject(2, utc(until));
-                s.setObject(3, utc(until));
-                s.setArray(4, ids);
-                s.setObject(5, utc(now));
-                if (s.executeUpdate() == 0) {
+                if (take.executeUpdate() == 0) {
                     return List.of();
                 }
-            }
-            List<Claimed> out = new ArrayList<>(due.size());
-            try (PreparedStatement s = c.prepareStatement(SELECT_TAKEN)) {
-                s.setArray(1, ids);
-                s.setString(2, owner);
-                try (ResultSet r = s.executeQuery()) {
+                taken.setObject(1, until);
+                taken.setString(2, owner);
+                List<Claimed> out = new ArrayList<>(max);
+                try (ResultSet r = taken.executeQuery()) {
                     while (r.next()) {
                         out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), r.getInt(3) + 1,
-                                r.getObject(5, OffsetDateTime.class).toInstant(), owner, until, r.getString(6)));
+                                r.getObject(5, OffsetDateTime.class).toInstant(), owner, until.toInstant(),
+                                r.getString(6)));
                     }
                 }
+                return out;
             }
-            return out;
         });
     }
 
@@ -154,7 +233,6 @@ public class DeliveryStore {
         // In account order, so two replicas' batches lock the endpoints' rows in the same order (no deadlock).
         List<Recorded> sorted = outcomes.stream().sorted(Comparator.comparing(r -> r.claimed().accountId())).toList();
         Instant now = clock.instant();
-        List<Duration> schedule = config.delivery().retrySchedule();
         List<String> disabled = new ArrayList<>();
         int[] moved = LocalTransaction.run(dataSource, "Recording delivery outcomes", c -> {
             int[] updated;
@@ -235,30 +313,20 @@ public class DeliveryStore {
         return wait;
     }
 
-    /** The metrics of outcomes once committed. */
+    /** The metrics of outcomes once committed (a delivery another claim owns by now is counted by that one). */
     private void count(List<Recorded> sorted, int[] moved, Instant now) {
-        Timer latency = metrics.timer("hook.intake.to.delivery");
-        int delivered = 0;
-        int dead = 0;
-        int retried = 0;
         for (int i = 0; i < sorted.size(); i++) {
             Recorded r = sorted.get(i);
-            if (moved[i] == 0) {
-                continue;
-            }
-            String status = status(r.claimed(), r.outcome());
-            if (status.equals(Delivery.DELIVERED)) {
-                delivered++;
-                latency.record(Duration.between(r.claimed().receivedAt(), now));
-            } else if (status.equals(Delivery.DEAD)) {
-                dead++;
-            } else {
-                retried++;
+            String status = moved[i] == 0 ? null : status(r.claimed(), r.outcome());
+            if (Delivery.DELIVERED.equals(status)) {
+                metrics.counter("hook.deliveries.delivered").increment();
+                metrics.timer("hook.intake.to.delivery").record(Duration.between(r.claimed().receivedAt(), now));
+            } else if (status != null) {
+                metrics.counter(status.equals(Delivery.DEAD)
+                        ? "hook.deliveries.dead_lettered"
+                        : "hook.deliveries.retried").increment();
             }
         }
-        metrics.counter("hook.deliveries.delivered").increment(delivered);
-        metrics.counter("hook.deliveries.dead_lettered").increment(dead);
-        metrics.counter("hook.deliveries.retried").increment(retried);
     }
 
     private static final String COUNT_FAILURE = "update endpoint_state set consecutive_failures ="

@@ -5,9 +5,6 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,8 +46,9 @@ import io.vertx.core.Vertx;
  * <p>
  * This replica holds at most {@code hook.delivery.max-in-flight} deliveries. One dispatcher thread claims them from
  * the database, oldest due first, up to {@code batch-size} at a time: new events (intake wakes it after each commit),
- * retries falling due, events other replicas took in. Each delivery goes to its endpoint's lane, which runs at most
- * {@code hook.delivery.per-endpoint} at once and queues the rest locally.
+ * retries falling due, events other replicas took in. Each delivery has a sender thread (there are as many as
+ * deliveries held), and at most {@code hook.delivery.per-endpoint} of an endpoint's senders send at once: the others
+ * wait for their turn, in order.
  *
  * <p>
  * The dispatcher claims at every {@code hook.delivery.poll-interval} and whenever the database is known to hold due
@@ -64,51 +62,43 @@ public class DeliveryWorker {
     static final String ATTEMPT_HEADER = "X-Hook-Attempt";
     /** A delivery is sent only if its lease outlasts the attempt by this much; otherwise it is given back. */
     private static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
-
-    /** The deliveries of one endpoint held by this replica. Guarded by itself. */
-    private static final class Lane {
-        final ArrayDeque<DeliveryStore.Claimed> waiting = new ArrayDeque<>();
-        int running;
-        boolean retired;
-    }
+    private static final int STOP_GRACE_SECONDS = 5;
 
     private final DeliveryStore store;
     private final AccountDirectory accounts;
     private final SigningIdentity identity;
     private final HookConfig config;
     private final Clock clock;
-    private final HookPoster poster;
     private final ObjectMapper json;
-    private final ExecutorService pool;
-    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    private final HookPoster poster;
+    private final ExecutorService senders;
+    /** Per account: its turns to send, {@code per-endpoint} of them, handed out in order. */
+    private final Map<String, Semaphore> endpoints = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
     private final Semaphore signal = new Semaphore(0);
     /** The database may hold due deliveries that this replica could claim now (see the class comment). */
     private volatile boolean backlog = true;
-    private final Duration pollInterval;
     private final GroupCommit<DeliveryStore.Recorded, Void> recorder;
     private volatile boolean running;
     private Thread dispatcher;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
             Clock clock, MeterRegistry metrics, Vertx vertx, ObjectMapper json) {
-        this.json = json;
         this.store = store;
         this.accounts = accounts;
         this.identity = identity;
         this.config = config;
         this.clock = clock;
+        this.json = json;
         HookConfig.Delivery d = config.delivery();
         this.poster = new HookPoster(vertx, HookPoster.resolver(d.resolve()), d.allowPrivateNetworks(),
                 d.connectTimeout(), d.readTimeout(), HookPoster.trust(d.trustStore()), d.perEndpoint());
-        this.pool = Executors.newFixedThreadPool(config.delivery().maxInFlight(), r -> {
+        this.senders = Executors.newFixedThreadPool(d.maxInFlight(), r -> {
             Thread t = new Thread(r, "hook-delivery");
             t.setDaemon(true);
             return t;
         });
-        this.pollInterval = config.delivery().pollInterval();
-        this.recorder = GroupCommit.ofWrites("hook-outcome-recorder", config.delivery().maxInFlight(),
-                store::recordAll);
+        this.recorder = GroupCommit.ofWrites("hook-outcome-recorder", d.maxInFlight(), store::recordAll);
         Gauge.builder("hook.queue.depth", store, DeliveryStore::pendingCount)
                 .description("Deliveries waiting to be delivered").register(metrics);
         Gauge.builder("hook.endpoints.disabled", () -> EndpointState.count("disabledAt is not null"))
@@ -133,40 +123,22 @@ public class DeliveryWorker {
     @PreDestroy
     void stop() {
         running = false;
-        if (dispatcher != null) {
-            dispatcher.interrupt();
-            try {
+        try {
+            if (dispatcher != null) {
+                dispatcher.interrupt();
                 dispatcher.join(STOP_GRACE_SECONDS * 1000L); // a claim under way ends before the database closes
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
-        }
-        List<DeliveryStore.Claimed> waiting = new ArrayList<>();
-        for (Lane lane : lanes.values()) {
-            synchronized (lane) {
-                waiting.addAll(lane.waiting);
-                lane.waiting.clear();
-            }
-        }
-        try {
-            store.releaseAll(waiting);
-        } catch (RuntimeException e) {
-            LOG.warnf(e, "Giving back %d waiting deliveries failed; their leases will expire", waiting.size());
-        }
-        pool.shutdown();
-        try {
-            if (!pool.awaitTermination(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
-                pool.shutdownNow();
+            senders.shutdown();
+            if (!senders.awaitTermination(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                senders.shutdownNow();
             }
         } catch (InterruptedException e) {
-            pool.shutdownNow();
+            senders.shutdownNow();
             Thread.currentThread().interrupt();
         }
         recorder.close();
         poster.close();
     }
-
-    private static final int STOP_GRACE_SECONDS = 5;
 
     /**
      * Says the database may hold due deliveries this replica has not taken (intake stored some, an operator retried or
@@ -174,108 +146,71 @@ public class DeliveryWorker {
      */
     public void wake() {
         backlog = true;
-        signal();
-    }
-
-    private void signal() {
-        if (signal.availablePermits() == 0) {
-            signal.release();
-        }
+        signal.release();
     }
 
     private void dispatch() {
+        HookConfig.Delivery d = config.delivery();
+        int batch = Math.min(d.batchSize(), d.maxInFlight());
         while (running) {
             boolean full = false;
-            try {
-                int holding = held.get();
-                int room = config.delivery().maxInFlight() - holding;
-                int want = Math.min(config.delivery().batchSize(), room);
-                // While deliveries are held, claim only once room for half a batch is free: one claim per finished
-                // delivery would cost a transaction for each.
-                if (want > 0 && (holding == 0 || 2 * want >= minimumClaim())) {
-                    // Cleared before the claim: a wake() while it runs (rows committed too late for it) sets it again.
-                    backlog = false;
+            int holding = held.get();
+            int want = Math.min(batch, d.maxInFlight() - holding);
+            // While deliveries are held, claim only once room for half a batch is free: one claim per finished
+            // delivery would cost a transaction for each.
+            if (want > 0 && (holding == 0 || 2 * want >= batch)) {
+                // Cleared before the claim: a wake() while it runs (rows committed too late for it) sets it again.
+                backlog = false;
+                try {
                     List<DeliveryStore.Claimed> claimed = store.claimDue(want);
-                    claimed.forEach(this::submit);
+                    held.addAndGet(claimed.size());
+                    claimed.forEach(c -> senders.execute(() -> send(c)));
                     full = claimed.size() == want;
-                    if (full) {
-                        backlog = true;
-                    }
+                    backlog |= full;
+                } catch (RuntimeException e) {
+                    backlog = true;
+                    LOG.warnf(e, "Claiming due deliveries failed; trying again in %s", d.pollInterval());
                 }
-            } catch (RuntimeException e) {
-                backlog = true;
-                LOG.warnf(e, "Claiming due deliveries failed; trying again in %s", pollInterval);
-            }
-            if (full) {
-                continue; // more may be due: claim again at once (while there is room)
             }
             try {
-                signal.tryAcquire(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
-                signal.drainPermits();
+                if (!full) { // when full, more may be due: claim again at once (while there is room)
+                    signal.tryAcquire(d.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+                    signal.drainPermits();
+                }
             } catch (InterruptedException e) {
                 return;
             }
         }
     }
 
-    private int minimumClaim() {
-        return Math.min(config.delivery().batchSize(), config.delivery().maxInFlight());
-    }
-
-    private void submit(DeliveryStore.Claimed c) {
-        held.incrementAndGet();
-        start(c);
-    }
-
-    /** Runs a delivery already counted in {@link #held} now, or queues it behind its endpoint's running ones. */
-    private void start(DeliveryStore.Claimed c) {
-        while (true) {
-            Lane lane = lanes.computeIfAbsent(c.accountId(), k -> new Lane());
-            synchronized (lane) {
-                if (lane.retired) {
-                    continue;
-                }
-                if (lane.running >= config.delivery().perEndpoint()) {
-                    lane.waiting.add(c);
-                    return;
-                }
-                lane.running++;
-            }
-            pool.execute(() -> drain(lane, c));
-            return;
-        }
-    }
-
-    /** Runs one delivery, then the endpoint's queued ones, while this thread holds one of the lane's slots. */
-    private void drain(Lane lane, DeliveryStore.Claimed first) {
-        DeliveryStore.Claimed c = first;
-        while (c != null) {
+    /**
+     * Sends a claimed delivery once it is the endpoint's turn; gives it back when this replica stops meanwhile, or when
+     * its lease would end before the attempt could.
+     */
+    private void send(DeliveryStore.Claimed c) {
+        Semaphore turns = endpoints.computeIfAbsent(c.accountId(),
+                k -> new Semaphore(config.delivery().perEndpoint(), true));
+        try {
+            turns.acquire();
             try {
-                Instant mustEndBy = clock.instant().plus(config.delivery().connectTimeout())
-                        .plus(config.delivery().readTimeout()).plus(LEASE_MARGIN);
-                if (mustEndBy.isBefore(c.leaseUntil())) {
+                Duration longest = config.delivery().connectTimeout().plus(config.delivery().readTimeout());
+                if (running && clock.instant().plus(longest).plus(LEASE_MARGIN).isBefore(c.leaseUntil())) {
                     deliver(c);
                 } else {
                     store.releaseAll(List.of(c));
                 }
-            } catch (RuntimeException e) {
-                LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
             } finally {
-                held.decrementAndGet();
+                turns.release();
             }
-            synchronized (lane) {
-                c = lane.waiting.poll();
-                if (c == null) {
-                    lane.running--;
-                    if (lane.running == 0) {
-                        lane.retired = true;
-                        lanes.remove(first.accountId(), lane);
-                    }
-                }
+        } catch (InterruptedException e) {
+            store.releaseAll(List.of(c)); // stopping
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
+        } finally {
+            held.decrementAndGet();
+            if (backlog) {
+                signal.release(); // room is free for due deliveries waiting in the database
             }
-        }
-        if (backlog) {
-            signal(); // room is free for due deliveries waiting in the database
         }
     }
 

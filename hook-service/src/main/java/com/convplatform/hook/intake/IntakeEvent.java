@@ -19,7 +19,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 /**
  * One event at intake (contracts.md). Each constraint's message starts with the refusal's stable code. Fields are
- * bound strictly (see {@link StrictJson}): a number is not a string, nor a string a number.
+ * bound strictly (see {@link com.convplatform.hook.config.FrameworkSetup}): a number is not a string, nor a string a
+ * number.
  */
 public record IntakeEvent(
         @JsonProperty("account_id") @NotEmpty(message = "MISSING_FIELD: 'account_id' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'account_id' is longer than {max} characters") @Schema(example = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10") String accountId,

@@ -31,6 +31,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
+import com.convplatform.hook.delivery.DeliveryStore;
+import com.convplatform.hook.delivery.DeliveryWorker;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.ErrorMappers;
 import com.convplatform.support.GroupCommit;
@@ -84,7 +86,7 @@ public class IntakeResource {
             @JsonProperty("event_id") @Schema(example = EXAMPLE_ID) String eventId, Boolean duplicate,
             @JsonProperty("error_code") @Schema(example = "MISSING_FIELD") String errorCode,
             @JsonProperty("error_message") @Schema(example = "'user_id' is required and must be a non-empty string") String errorMessage){
-        static Result of(IntakeService.Accepted a) {
+        static Result of(DeliveryStore.Accepted a) {
             return a.duplicate()
                     ? new Result(200, a.eventId(), true, null, null)
                     : new Result(202, a.eventId(), null, null, null);
@@ -95,17 +97,20 @@ public class IntakeResource {
     public record Results(List<Result> results) {
     }
 
-    private final IntakeService intake;
     private final ObjectMapper json;
     private final Validator validator;
-    private final GroupCommit<IntakeService.Valid, IntakeService.Accepted> writer;
+    private final GroupCommit<DeliveryStore.Valid, DeliveryStore.Accepted> writer;
 
-    public IntakeResource(IntakeService intake, ObjectMapper json, Validator validator) {
-        this.intake = intake;
+    public IntakeResource(DeliveryStore store, DeliveryWorker worker, ObjectMapper json, Validator validator) {
         this.json = json;
         this.validator = validator;
-        // Events that arrive while a transaction is being written go in the next one together.
-        this.writer = new GroupCommit<>("hook-intake-writer", 64, intake::acceptAllOrFind);
+        // Events that arrive while a transaction is being written go in the next one together; once it is committed,
+        // the delivery worker claims the new deliveries at once.
+        this.writer = new GroupCommit<>("hook-intake-writer", 64, events -> {
+            List<DeliveryStore.Accepted> stored = store.acceptAll(events);
+            worker.wake();
+            return stored;
+        });
     }
 
     @PreDestroy
@@ -122,7 +127,7 @@ public class IntakeResource {
     @APIResponse(responseCode = "400", description = EVENT_CODES + ", MALFORMED_JSON")
     public Uni<RestResponse<Stored>> accept(@NotNull(message = INVALID_EVENT) @Valid IntakeEvent event) {
         return whenStored(List.of(valid(event, RequestIds.current()))).map(stored -> {
-            IntakeService.Accepted a = stored.get(0);
+            DeliveryStore.Accepted a = stored.get(0);
             return a.duplicate()
                     ? RestResponse.ok(new Stored(a.eventId(), true))
                     : RestResponse.status(Response.Status.ACCEPTED, new Stored(a.eventId(), null));
@@ -147,7 +152,7 @@ public class IntakeResource {
     @APIResponse(responseCode = "400", description = "INVALID_BATCH (nothing stored), MALFORMED_JSON")
     public Uni<Results> acceptBatch(@NotNull(message = INVALID_BATCH) @Valid Batch body) {
         Result[] results = new Result[body.events().size()];
-        List<IntakeService.Valid> valid = new ArrayList<>(results.length);
+        List<DeliveryStore.Valid> valid = new ArrayList<>(results.length);
         List<Integer> at = new ArrayList<>(results.length);
         String callRequestId = RequestIds.current();
         for (int i = 0; i < results.length; i++) {
@@ -214,9 +219,9 @@ public class IntakeResource {
         return new ApiException(400, message.substring(0, colon), message.substring(colon + 2));
     }
 
-    private IntakeService.Valid valid(IntakeEvent e, String requestId) {
+    private DeliveryStore.Valid valid(IntakeEvent e, String requestId) {
         try {
-            return new IntakeService.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e.payload()),
+            return new DeliveryStore.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e.payload()),
                     requestId);
         } catch (JsonProcessingException ex) {
             throw new IllegalStateException(ex);
@@ -228,9 +233,9 @@ public class IntakeResource {
      * stored. No thread waits meanwhile: the body was read and checked on the event loop, which also writes the
      * answer (not the writer thread, which only writes to the database).
      */
-    private Uni<List<IntakeService.Accepted>> whenStored(List<IntakeService.Valid> valid) {
+    private Uni<List<DeliveryStore.Accepted>> whenStored(List<DeliveryStore.Valid> valid) {
         Context context = Vertx.currentContext();
-        List<CompletableFuture<IntakeService.Accepted>> futures = writer.submitAll(valid);
+        List<CompletableFuture<DeliveryStore.Accepted>> futures = writer.submitAll(valid);
         return Uni.createFrom().completionStage(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)))
                 .emitOn(task -> context.runOnContext(v -> task.run()))
                 .map(done -> futures.stream().map(CompletableFuture::join).toList());

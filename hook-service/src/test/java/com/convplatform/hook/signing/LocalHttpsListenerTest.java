@@ -83,7 +83,9 @@ class LocalHttpsListenerTest {
         assertTrue(doc.startsWith("HTTP/1.1 200"), doc);
         assertEquals(overHttp, doc.substring(doc.indexOf("\r\n\r\n") + 4));
 
-        assertTrue(get("/internal/v1/events").startsWith("HTTP/1.1 404"));
+        String other = get("/internal/v1/events");
+        assertTrue(other.startsWith("HTTP/1.1 404"), other);
+        assertTrue(other.contains("\"error_code\":\"NOT_FOUND\""), other);
     }
 
     /** One GET over TLS to 127.0.0.1, checking the certificate against the test CA and CERT_HOST. */

@@ -1,7 +1,10 @@
 package com.convplatform.hook.config;
 
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import com.convplatform.support.ApiKeys;
+import com.convplatform.support.Roles;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,12 +14,21 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 
 import io.quarkus.jackson.ObjectMapperCustomizer;
 
-/**
- * JSON fields bind only to their own type, as intake has always checked them: a number is not taken for a string
- * ({@code "user_id": 5}), nor a string or a fraction for an integer ({@code "message_id": "12"} or {@code 1.5}).
- */
+/** What this service sets in the framework: its keys as roles, and strict JSON binding. */
 @Singleton
-public class StrictJson implements ObjectMapperCustomizer {
+public class FrameworkSetup implements ObjectMapperCustomizer {
+    /** The operator and internal keys of this service, as roles (service-support's ApiKeyMechanism). */
+    @Produces
+    @Singleton
+    ApiKeys keys(HookConfig config) {
+        return ApiKeys.of().with(Roles.OPERATOR, "hook.admin.api-key", config.admin().apiKey())
+                .with(Roles.INTERNAL, "hook.internal.api-key", config.internal().apiKey());
+    }
+
+    /**
+     * JSON fields bind only to their own type, as intake has always checked them: a number is not taken for a string
+     * ({@code "user_id": 5}), nor a string or a fraction for an integer ({@code "message_id": "12"} or {@code 1.5}).
+     */
     @Override
     @SuppressWarnings("deprecation") // the builder is not how Quarkus hands the mapper over
     public void customize(ObjectMapper mapper) {
