@@ -32,6 +32,12 @@ public class PlatformStubs {
     public static final String KID = "test-kid";
     public static final KeyPair KEY = KeyPairs.ecP256();
     public static final KeyPair OTHER_KEY = KeyPairs.ecP256();
+    /** The keys the JWKS publishes, by key id (KEY under KID unless a test changes it). */
+    public static final Map<String, KeyPair> PUBLISHED = new java.util.concurrent.ConcurrentHashMap<>(Map.of(KID, KEY));
+    /** The JWKS answer's Cache-Control max-age in seconds (0: no Cache-Control header). */
+    public static volatile int jwksMaxAge;
+    /** JWKS downloads so far. */
+    public static final AtomicInteger JWKS_CALLS = new AtomicInteger();
     /** The intake's events (a queue: adding is cheap however many the load test sends). */
     public static final Queue<String> EVENTS = new ConcurrentLinkedQueue<>();
     /** X-Request-Id sent with each event body (absent: no header). */
@@ -55,7 +61,13 @@ public class PlatformStubs {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
             server.setExecutor(Executors.newFixedThreadPool(4));
-            server.createContext("/jwks.json", ex -> JsonExchanges.respond(ex, 200, jwks()));
+            server.createContext("/jwks.json", ex -> {
+                JWKS_CALLS.incrementAndGet();
+                if (jwksMaxAge > 0) {
+                    ex.getResponseHeaders().set("Cache-Control", "max-age=" + jwksMaxAge);
+                }
+                JsonExchanges.respond(ex, 200, jwks());
+            });
             server.createContext("/internal/v1/events", PlatformStubs::intake);
             server.createContext("/internal/v1/events/batch", PlatformStubs::batchIntake);
             server.start();
@@ -128,9 +140,14 @@ public class PlatformStubs {
     }
 
     private static String jwks() {
-        ECPublicKey k = (ECPublicKey) KEY.getPublic();
-        return "{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-256\",\"kid\":\"" + KID + "\",\"x\":\""
-                + EcJwk.x(k) + "\",\"y\":\"" + EcJwk.y(k) + "\"}]}";
+        com.fasterxml.jackson.databind.node.ObjectNode jwks = JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode keys = jwks.putArray("keys");
+        PUBLISHED.forEach((kid, pair) -> {
+            ECPublicKey k = (ECPublicKey) pair.getPublic();
+            keys.addObject().put("kty", "EC").put("crv", "P-256").put("alg", "ES256").put("use", "sig").put("kid", kid)
+                    .put("x", EcJwk.x(k)).put("y", EcJwk.y(k));
+        });
+        return jwks.toString();
     }
 
     /** A token as management-service issues it, with claims overridden as a test needs. */
@@ -151,6 +168,14 @@ public class PlatformStubs {
             Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
             String input = b64.encodeToString(JSON.writeValueAsBytes(Map.of("alg", alg, "kid", kid, "typ", "JWT")))
                     + "." + b64.encodeToString(JSON.writeValueAsBytes(claims));
+            if (alg.equals("none")) {
+                return input + ".";
+            }
+            if (alg.equals("HS256")) { // signed with the EC public key's encoding as the secret: key confusion
+                javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+                mac.init(new javax.crypto.spec.SecretKeySpec(key.getPublic().getEncoded(), "HmacSHA256"));
+                return input + "." + b64.encodeToString(mac.doFinal(input.getBytes(StandardCharsets.US_ASCII)));
+            }
             Signature s = Signature.getInstance("SHA256withECDSAinP1363Format");
             s.initSign(key.getPrivate());
             s.update(input.getBytes(StandardCharsets.US_ASCII));

@@ -10,7 +10,7 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "upload")
 public interface UploadConfig {
 
-    /** Directory for the embedded database and incoming multipart parts. */
+    /** Directory for the embedded database and, under incoming/, the file parts while they arrive. */
     @WithDefault("./data/upload")
     String dataDir();
 
@@ -18,59 +18,43 @@ public interface UploadConfig {
     @WithDefault("http://localhost:8083")
     String publicBaseUrl();
 
-    /** Where management-service publishes its token keys. */
+    /** Where management-service publishes its token keys (mp.jwt.verify.publickey.location). */
     @WithDefault("http://localhost:8081/platform/management/jwks.json")
     String jwksUrl();
 
-    /** Expected token issuer (management.jwt.issuer). */
+    /** Expected token issuer (management.jwt.issuer; mp.jwt.verify.issuer). */
     @WithDefault("platform-management")
     String jwtIssuer();
 
-    /** Expected token audience (management.jwt.audience). */
+    /** Expected token audience (management.jwt.audience; mp.jwt.verify.audiences). */
     @WithDefault("platform-api")
     String jwtAudience();
 
-    /** A JWKS refresh for an unknown key id happens at most this often. */
-    @WithDefault("PT30S")
-    Duration jwksMinRefresh();
+    /** Clock skew allowed on exp and iat, in seconds (mp.jwt.verify.clock.skew). */
+    @WithDefault("30")
+    int jwtLeeway();
 
-    /** Clock skew allowed on exp and iat. */
-    @WithDefault("PT30S")
-    Duration jwtLeeway();
+    /**
+     * How long a verified token is remembered at most (also never past its expiry, nor past
+     * smallrye.jwt.jwks.refresh-interval).
+     */
+    @WithDefault("PT1M")
+    Duration verifiedTokenTtl();
+
+    /** How many verified tokens are remembered at most. */
+    @WithDefault("4096")
+    int verifiedTokenMax();
 
     /** Largest file accepted, in bytes (spec: 10 MB; 10 MiB here). */
     @WithDefault("10485760")
     long maxFileBytes();
 
     /**
-     * Largest request body, in bytes (11 MiB: the largest file with room for the other fields). A declared
-     * Content-Length over it is refused before the body is read; a chunked body once it passes it. The HTTP layer's
-     * own bound ({@code quarkus.http.limits.max-body-size}) is set above it, as a backstop only.
+     * Largest request body, in bytes (11 MiB: the largest file with room for the other fields); it is
+     * quarkus.http.limits.max-body-size (application.properties).
      */
     @WithDefault("11534336")
     long maxRequestBytes();
-
-    /**
-     * A request that declares a Content-Length of at most this many bytes is received whole, in memory, before one
-     * worker thread reads it, so no thread waits for its pieces. A larger or chunked body is read by a worker thread as
-     * it arrives.
-     */
-    @WithDefault("262144")
-    int bufferedBodyBytes();
-
-    /**
-     * The most bytes that bodies received whole (above) may hold at once, across all uploads; past it, bodies are read
-     * as they arrive.
-     */
-    @WithDefault("33554432")
-    long bufferedBodiesMaxBytes();
-
-    /**
-     * Threads that process the uploads whose body was received whole (above); 0 sends them to Quarkus's worker pool
-     * with the others. Default: the number of processors with the local store, 0 with the S3 store (whose uploads wait
-     * for the network). Raise it when the database is far away: each upload waits for one lookup on such a thread.
-     */
-    Optional<Integer> processingThreads();
 
     /** Longest message_body accepted, in characters. */
     @WithDefault("4096")

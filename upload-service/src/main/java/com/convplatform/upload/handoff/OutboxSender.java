@@ -1,7 +1,6 @@
 package com.convplatform.upload.handoff;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,10 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import javax.sql.DataSource;
 
@@ -30,12 +26,10 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.jboss.logging.Logger;
 
 import com.convplatform.support.LocalTransaction;
-import com.convplatform.support.RequestIds;
-import com.convplatform.upload.config.UploadConfig;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -43,12 +37,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
-import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 
 /**
  * Hands each logged message on to hook-service's intake, from the outbox written with the message: when hook-service
@@ -56,9 +44,10 @@ import io.vertx.core.http.RequestOptions;
  * At least once: hook-service accepts the same (account_id, message_id) only once.
  * <p>
  * Two ways out, both posting batches of up to {@value #BATCH} events in one call to hook-service's batch intake
- * ({@code POST /internal/v1/events/batch}), which answers for each event; each event carries the X-Request-Id of its
- * upload as its {@code request_id}. A hook-service without the batch intake (404: an older version, the services are
- * deployed independently) gets the batch's events one call each.
+ * ({@code POST /internal/v1/events/batch}, through {@link HookIntakeClient}), which answers for each event; each event
+ * carries the X-Request-Id of its upload as its {@code request_id}. A hook-service without the batch intake (404: an
+ * older version, the services are deployed independently) gets the batch's events one call each, with the request id
+ * in X-Request-Id.
  * <ul>
  * <li><b>Straight after the commit</b> ({@link #handOn}): each event is written already claimed by this process
  * ({@link #ownClaim}, due only when {@link #LEASE} has passed), and this sender's own thread posts it with the others
@@ -75,10 +64,7 @@ import io.vertx.core.http.RequestOptions;
 public class OutboxSender {
     static final int BATCH = 32;
     public static final Duration LEASE = Duration.ofSeconds(60);
-    private static final Duration POST_TIMEOUT = Duration.ofSeconds(10);
     private static final Logger LOG = Logger.getLogger(OutboxSender.class);
-    /** How a payload written with its request id starts ({@code UploadService}). */
-    public static final String REQUEST_ID_FIRST = "{\"request_id\":";
     /** Committed events waiting for this process's hand-off thread. */
     static final int HAND_ON_QUEUE = 4096;
     /**
@@ -90,17 +76,10 @@ public class OutboxSender {
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long FILL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    private final UploadConfig config;
     private final Clock clock;
     private final ObjectMapper json;
     private final DataSource dataSource;
-    /**
-     * Vert.x's HTTP/1.1 client (kept-alive connections, no redirects followed). The JDK's client cost a twentieth of
-     * the service's CPU under load in its own selector and executor threads and their hand-offs, for some 150 calls a
-     * second.
-     */
-    private final HttpClient http;
-    private final Vertx vertx;
+    private final HookIntakeClient intake;
     private final Counter sentCounter;
     private final Counter failedCounter;
     private final String ownClaim = UUID.randomUUID().toString();
@@ -108,12 +87,9 @@ public class OutboxSender {
     private volatile boolean running = true;
     private Thread directSender;
 
-    public OutboxSender(UploadConfig config, Clock clock, MeterRegistry metrics, ObjectMapper json,
-            DataSource dataSource, Vertx vertx) {
-        this.config = config;
-        this.vertx = vertx;
-        this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(3_000).setKeepAlive(true)
-                .setMaxPoolSize(8).setName("upload-handoff"));
+    public OutboxSender(Clock clock, MeterRegistry metrics, ObjectMapper json, DataSource dataSource,
+            HookIntakeClient intake) {
+        this.intake = intake;
         this.dataSource = dataSource;
         this.clock = clock;
         this.json = json;
@@ -170,7 +146,6 @@ public class OutboxSender {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        http.close();
     }
 
     private void sendHandedOn() {
@@ -237,162 +212,33 @@ public class OutboxSender {
         return failed.isEmpty();
     }
 
-    /**
-     * Posts the events in one batch intake call; returns, per event in order, null when hook-service accepted it (or
-     * had already), else the reason.
-     */
+    /** Posts the events; returns, per event in order, null when hook-service accepted it (or had), else why not. */
     private List<String> postBatch(List<Claimed> batch) {
-        StringBuilder events = new StringBuilder(batch.size() * 1024).append("{\"events\":[");
-        for (int i = 0; i < batch.size(); i++) {
-            events.append(i == 0 ? "" : ",").append(withRequestId(batch.get(i)));
-        }
-        events.append("]}");
-        Answer r;
         try {
-            r = await(postJson("/internal/v1/events/batch", events.toString(), null));
-        } catch (IOException e) {
+            List<String> errors = intake.postBatch(batch.stream().map(Claimed::event).toList());
+            return errors != null ? errors : postEach(batch);
+        } catch (IOException | FaultToleranceException e) {
             return Collections.nCopies(batch.size(), e.getMessage());
         }
-        if (r.status() == 404) {
-            return postEach(batch);
-        }
-        if (r.status() != 200) {
-            return Collections.nCopies(batch.size(), "hook-service answered " + r.status());
-        }
-        List<String> out = new ArrayList<>(batch.size());
-        try {
-            JsonNode results = json.readTree(r.body()).get("results");
-            for (int i = 0; i < batch.size(); i++) {
-                JsonNode result = results == null ? null : results.get(i);
-                int status = result == null ? 0 : result.path("status").asInt();
-                out.add(status == 200 || status == 202
-                        ? null
-                        : result == null
-                                ? "hook-service gave no result for this event"
-                                : "hook-service refused the event: " + result.path("error_code").asText() + " "
-                                        + result.path("error_message").asText());
-            }
-        } catch (IOException e) {
-            return Collections.nCopies(batch.size(), "hook-service's answer is not JSON: " + e.getMessage());
-        }
-        return out;
     }
 
-    /**
-     * The event as the batch intake takes it, with its upload's request id. Events are written with the request id
-     * as their first member already; an event written before that (by an earlier version) gets it added here.
-     */
-    private String withRequestId(Claimed o) {
-        if (o.requestId() == null || o.payload().startsWith(REQUEST_ID_FIRST)) {
-            return o.payload();
-        }
-        try {
-            ObjectNode event = (ObjectNode) json.readTree(o.payload());
-            event.put("request_id", o.requestId());
-            return event.toString();
-        } catch (IOException | ClassCastException e) {
-            // written by this service as a JSON object: only a damaged row gets here
-            return json.getNodeFactory().textNode(o.payload()).toString();
-        }
-    }
-
-    /** The event as the single intake takes it: without the request id, which goes in X-Request-Id instead. */
-    private String withoutRequestId(Claimed o) {
-        if (!o.payload().startsWith(REQUEST_ID_FIRST)) {
-            return o.payload();
-        }
-        try {
-            ObjectNode event = (ObjectNode) json.readTree(o.payload());
-            event.remove("request_id");
-            return event.toString();
-        } catch (IOException | ClassCastException e) {
-            return o.payload();
-        }
-    }
-
-    /** The events one call each (a hook-service without the batch intake), all posted before any answer is awaited. */
+    /** The events one call each (a hook-service without the batch intake), the request id as a header only. */
     private List<String> postEach(List<Claimed> batch) {
-        List<CompletableFuture<Answer>> answers = new ArrayList<>(batch.size());
-        for (Claimed o : batch) {
-            answers.add(postJson("/internal/v1/events", withoutRequestId(o), o.requestId()));
-        }
         List<String> out = new ArrayList<>(batch.size());
-        for (CompletableFuture<Answer> answer : answers) {
+        for (Claimed o : batch) {
+            ObjectNode event = o.event().deepCopy();
+            String requestId = event.has("request_id") ? event.remove("request_id").asText() : null;
             try {
-                int status = await(answer).status();
-                out.add(status >= 200 && status < 300 ? null : "hook-service answered " + status);
-            } catch (IOException e) {
+                out.add(intake.postOne(event, requestId));
+            } catch (IOException | FaultToleranceException e) {
                 out.add(e.getMessage());
             }
         }
         return out;
     }
 
-    /** An answer of hook-service: its status and body. */
-    private record Answer(int status, String body) {
-    }
-
-    /**
-     * Posts JSON to hook-service's {@code path} with the internal key (and the request id, when given), from any
-     * thread; the answer arrives on an event loop.
-     * <p>
-     * The exchange is set up in one task on an event loop, and the response's body is asked for in the same step that
-     * sends the request. Built from the calling thread as a chain ({@code request().compose(send).compose(body)}),
-     * the body step was attached only when that thread got to it: a thread paused in between (two cores under load)
-     * attached it after the whole response had been taken in, the body was never delivered, and the call waited out
-     * its time-out although hook-service had accepted the events, which were then sent again (the load test counted
-     * 644 such events in one run, every one of them posted twice).
-     */
-    private CompletableFuture<Answer> postJson(String path, String body, String requestId) {
-        CompletableFuture<Answer> answer = new CompletableFuture<>();
-        vertx.runOnContext(v -> {
-            try {
-                RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST)
-                        .setAbsoluteURI(config.hookService().url() + path).setIdleTimeout(POST_TIMEOUT.toMillis())
-                        .putHeader("Content-Type", "application/json")
-                        .putHeader("Authorization", "Bearer " + config.hookService().internalApiKey().orElse(""));
-                if (requestId != null) {
-                    options.putHeader(RequestIds.HEADER, requestId);
-                }
-                http.request(options).compose(request -> request.send(Buffer.buffer(body))
-                        .compose(response -> response.body()
-                                .map(b -> new Answer(response.statusCode(), b.toString(StandardCharsets.UTF_8)))))
-                        .onComplete(done -> {
-                            if (done.succeeded()) {
-                                answer.complete(done.result());
-                            } else {
-                                answer.completeExceptionally(done.cause());
-                            }
-                        });
-            } catch (RuntimeException e) {
-                // a URL that cannot be used (refused before any request is made)
-                answer.completeExceptionally(e);
-            }
-        });
-        return answer;
-    }
-
-    /**
-     * Waits for an answer, at most {@code POST_TIMEOUT}.
-     *
-     * @throws IOException saying why there is none: hook-service unreachable, too slow, or this thread interrupted
-     */
-    private static Answer await(CompletableFuture<Answer> answer) throws IOException {
-        try {
-            return answer.get(POST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new IOException("hook-service unreachable: " + cause, cause);
-        } catch (TimeoutException e) {
-            throw new IOException("hook-service did not answer within " + POST_TIMEOUT.toSeconds() + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while posting to hook-service", e);
-        }
-    }
-
-    /** A claimed event: its row id, the event's JSON and its upload's request id. */
-    public record Claimed(String id, String payload, String requestId) {
+    /** A claimed event: its row id, and the event as the batch intake takes it (with its upload's request id). */
+    public record Claimed(String id, ObjectNode event) {
     }
 
     /** A due event as read, before the claim. */
@@ -430,7 +276,7 @@ public class OutboxSender {
                     select.setInt(2, BATCH);
                     try (ResultSet r = select.executeQuery()) {
                         while (r.next()) {
-                            due.add(new Due(new Claimed(r.getString(1), r.getString(2), r.getString(3)),
+                            due.add(new Due(new Claimed(r.getString(1), event(r.getString(2), r.getString(3))),
                                     r.getObject(4, OffsetDateTime.class)));
                         }
                     }
@@ -464,6 +310,23 @@ public class OutboxSender {
             return List.of();
         } catch (SQLException e) {
             throw new IllegalStateException("Claiming hand-off events failed", e);
+        }
+    }
+
+    /**
+     * The stored event with its upload's request id as its first member: events are written with it already; an
+     * event written before that (by an earlier version) gets it here. A row that is not a JSON object (only a damaged
+     * one) goes as a string, for hook-service to refuse.
+     */
+    private ObjectNode event(String payload, String requestId) {
+        ObjectNode event = json.createObjectNode();
+        try {
+            if (requestId != null && !payload.startsWith("{\"request_id\":")) {
+                event.put("request_id", requestId);
+            }
+            return event.setAll((ObjectNode) json.readTree(payload));
+        } catch (IOException | ClassCastException e) {
+            return event.put("damaged_payload", payload);
         }
     }
 

@@ -2,7 +2,8 @@ package com.convplatform.upload.message;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -42,15 +43,15 @@ public final class FileTypes {
         return messageType == IMAGE ? IMAGES.contains(ext) : DOCUMENTS.contains(ext);
     }
 
-    /** How many of a file's first bytes {@link #contentMatches} needs. */
-    static final int HEAD_BYTES = 8;
-
     /**
-     * True when the content really is of the kind the extension says. {@code head} is the file's first bytes (up to
-     * {@link #HEAD_BYTES}; fewer only when the file is shorter); the file itself is read only for the formats whose
-     * check needs more (docx, xlsx, csv).
+     * True when the content of {@code file} really is of the kind the extension says: its first bytes, and for the
+     * Office Open XML formats its ZIP parts, for csv all of it.
      */
-    static boolean contentMatches(String ext, byte[] head, Path file) throws IOException {
+    static boolean contentMatches(String ext, Path file) throws IOException {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(8);
+        }
         return switch (ext) {
             case "png" -> starts(head, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A);
             case "jpg", "jpeg" -> starts(head, 0xFF, 0xD8, 0xFF);
@@ -84,17 +85,18 @@ public final class FileTypes {
         }
     }
 
-    /** UTF-8 text with no NUL or other control characters than tab, CR and LF. */
+    /** UTF-8 text with no NUL or other control characters than tab, CR and LF; read in pieces. */
     private static boolean isText(Path file) throws IOException {
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] all = in.readAllBytes();
-            String text = decoder.decode(ByteBuffer.wrap(all)).toString();
-            for (int i = 0; i < text.length(); i++) {
-                char c = text.charAt(i);
-                if (c < 0x20 && c != '\t' && c != '\r' && c != '\n' || c == 0x7f) {
-                    return false;
+        char[] text = new char[8192];
+        try (Reader in = new InputStreamReader(Files.newInputStream(file), decoder)) {
+            for (int n = in.read(text); n >= 0; n = in.read(text)) {
+                for (int i = 0; i < n; i++) {
+                    char c = text[i];
+                    if (c < 0x20 && c != '\t' && c != '\r' && c != '\n' || c == 0x7f) {
+                        return false;
+                    }
                 }
             }
             return true;

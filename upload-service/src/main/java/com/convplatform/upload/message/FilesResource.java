@@ -2,20 +2,27 @@ package com.convplatform.upload.message;
 
 import java.io.InputStream;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.upload.storage.FileIds;
 import com.convplatform.upload.storage.FileStore;
 
-/** Serves stored files under their unguessable id, as downloads that browsers will not sniff or render. */
+/**
+ * Serves stored files under their unguessable id, as downloads that browsers will not sniff or render; no credentials
+ * (the id holds 128 random bits and only the upload's answer gives it out).
+ */
 @Path("/files/{id}/{name}")
+@PermitAll
 @Tag(name = "files")
 public class FilesResource {
     private final FileStore store;
@@ -25,6 +32,9 @@ public class FilesResource {
     }
 
     @GET
+    @Operation(summary = "A stored file, as an attachment")
+    @APIResponse(responseCode = "200", description = "The file, with its content type")
+    @APIResponse(responseCode = "404", description = "FILE_NOT_FOUND")
     public Response file(@PathParam("id") String id, @PathParam("name") String name) throws Exception {
         Message m = FileIds.isValid(id) ? Message.find("fileId", id).firstResult() : null;
         if (m == null || !m.fileName.equals(name)) {

@@ -11,15 +11,15 @@ import java.util.stream.Stream;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
-
-import com.convplatform.upload.config.UploadConfig;
 
 import io.quarkus.runtime.StartupEvent;
 
 /**
- * {@code <upload.data-dir>/incoming}, where {@link IncomingForm} writes file parts while they arrive. At start, parts
- * older than an hour (left by a process that stopped mid-request) are removed.
+ * {@code quarkus.http.body.uploads-directory} ({@code <upload.data-dir>/incoming}), where Quarkus REST writes file
+ * parts while they arrive; each request deletes its own when it ends. At start, parts older than an hour (left by a
+ * process that stopped mid-request) are removed.
  */
 @ApplicationScoped
 public class IncomingDirectory {
@@ -28,25 +28,21 @@ public class IncomingDirectory {
 
     private final Path path;
 
-    public IncomingDirectory(UploadConfig config) {
-        this.path = Paths.get(config.dataDir(), "incoming");
-    }
-
-    Path path() {
-        return path;
+    public IncomingDirectory(@ConfigProperty(name = "quarkus.http.body.uploads-directory") String path) {
+        this.path = Paths.get(path);
     }
 
     void sweep(@Observes StartupEvent started) {
         sweep(path, Instant.now().minus(STALE_PART));
     }
 
-    /** Deletes the {@code .part} files in {@code dir} last written before {@code before}. */
+    /** Deletes the file parts in {@code dir} last written before {@code before}. */
     static void sweep(Path dir, Instant before) {
         if (!Files.isDirectory(dir)) {
             return;
         }
         try (Stream<Path> parts = Files.list(dir)) {
-            for (Path p : parts.filter(p -> p.getFileName().toString().endsWith(".part")).toList()) {
+            for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("resteasy-reactive")).toList()) {
                 if (Files.getLastModifiedTime(p).toInstant().isBefore(before)) {
                     Files.deleteIfExists(p);
                 }

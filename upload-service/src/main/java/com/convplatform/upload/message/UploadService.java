@@ -14,10 +14,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -26,27 +25,31 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.convplatform.support.ApiException;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.LocalTransaction;
-import com.convplatform.support.RequestIds;
 import com.convplatform.support.SqlExists;
 import com.convplatform.support.TimeOrderedIds;
-import com.convplatform.upload.auth.TokenVerifier.Caller;
+import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.handoff.OutboxSender;
 import com.convplatform.upload.storage.FileIds;
 import com.convplatform.upload.storage.FileStore;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
 
 /**
- * Spec 4.5: checks an upload in a fixed order (form, business and user, size, type and content), stores the file,
- * records the message and its hand-off event in one transaction, and answers with the spec 2.3 body. A refusal
- * leaves nothing behind: {@link IncomingForm} deletes the file part unless the store has taken it.
+ * Spec 4.5: checks an upload in a fixed order (form, business and user, size, type and content), moves its file into
+ * the store, records the message and its hand-off event in one transaction, and answers with the spec 2.3 body. A
+ * refusal leaves nothing behind: the file part is Quarkus REST's temporary file, deleted when the request ends unless
+ * the store has taken it.
  */
 @ApplicationScoped
 public class UploadService {
@@ -58,16 +61,13 @@ public class UploadService {
     private static final Pattern UNDERSCORES = Pattern.compile("_+");
     private static final Pattern LEADING_DOTS = Pattern.compile("^[.]+");
 
-    /**
-     * The form as received; {@code head} is the file's first bytes (up to {@link FileTypes#HEAD_BYTES});
-     * {@code whenMoved} is told when the store has moved {@code file} away, so its owner need not delete it.
-     */
-    public record Form(String fileId, String authId, String businessId, String messageType, Path file,
-            String fileName, long size, String messageBody, byte[] head, Runnable whenMoved) {
-    }
-
-    /** The spec 2.3 answer. */
-    public record Logged(long messageId, String messageBody, String createdAt, int messageType, String fileUrl) {
+    /** The answer: the uploaded-file message of spec 2.3. */
+    @Schema(name = "UploadedFileMessage")
+    public record Logged(@JsonProperty("message_id") @Schema(example = "12") long messageId,
+            @JsonProperty("message_body") @Schema(example = "see attached") String messageBody,
+            @JsonProperty("created_at") @Schema(example = "2026-11-22T15:40:00.123Z") String createdAt,
+            @JsonProperty("message_type") @Schema(example = "1") int messageType,
+            @JsonProperty("file_url") @Schema(example = "https://files.example.com/files/0193a5b2c4d6e8f00112233445566778899aabbccdd/holiday_photo.png") String fileUrl) {
     }
 
     private final UploadConfig config;
@@ -107,17 +107,16 @@ public class UploadService {
     }
 
     /**
-     * Checks the upload, stores its file and queues its message for the next group commit. The checks and the store
-     * run on the calling thread (a refusal is thrown, counted); the result completes once the message is committed
-     * (the writer thread completes it), or fails with the cause, and then the stored file has been removed again.
+     * Checks the upload and stores its file on a worker thread (of the request's Vert.x context, so its logs carry
+     * the request id), then queues its message for the next group commit. Completes once the message is committed
+     * (on the writer thread), or fails with the refusal or the cause; then no file is left in the store.
      */
-    public CompletableFuture<Logged> upload(Caller caller, Form f) {
-        ToRecord toRecord;
-        try {
-            toRecord = checkAndStore(caller, f);
-        } catch (ApiException e) {
-            throw refused(e);
-        }
+    public CompletionStage<Logged> upload(Caller caller, UploadForm form, String requestId) {
+        return Vertx.currentContext().executeBlocking(() -> checkAndStore(caller, form, requestId), false)
+                .toCompletionStage().thenCompose(this::record);
+    }
+
+    private CompletionStage<Logged> record(ToRecord toRecord) {
         CompletableFuture<Recorded> committed;
         try {
             committed = writer.submitAll(List.of(toRecord)).get(0);
@@ -129,7 +128,7 @@ public class UploadService {
             if (failure == null) {
                 handOff.handOn(recorded.event());
                 (toRecord.type() == FileTypes.IMAGE ? imageUploads : documentUploads).increment();
-                bytesStored.increment(f.size());
+                bytesStored.increment(toRecord.size());
             } else {
                 removeStored(toRecord.fileId());
             }
@@ -145,82 +144,80 @@ public class UploadService {
         }
     }
 
-    /** A new file id (see {@link FileIds}): the file's name in the store and in its URL. */
-    String newFileId() {
-        return FileIds.next(clock);
-    }
-
-    /** Where the file of a new upload is written while it arrives (see {@link FileStore#incomingPath}). */
-    Path partFile(String fileId, Path incomingDir) {
-        return store.incomingPath(fileId, incomingDir);
-    }
-
     /** Counts a refusal by its code; returns it to be thrown. */
     public ApiException refused(ApiException e) {
         metrics.counter("upload.refusals", "reason", e.code()).increment();
         return e;
     }
 
-    private ToRecord checkAndStore(Caller caller, Form f) {
-        if (f.authId() == null || !AUTH_ID.matcher(f.authId()).matches()) {
+    private ToRecord checkAndStore(Caller caller, UploadForm f, String requestId) {
+        try {
+            return check(caller, f, requestId);
+        } catch (ApiException e) {
+            throw refused(e);
+        }
+    }
+
+    private ToRecord check(Caller caller, UploadForm f, String requestId) {
+        if (f.authId == null || !AUTH_ID.matcher(f.authId).matches()) {
             throw bad("INVALID_AUTH_ID", "auth_id is required: 1 to 64 letters and digits");
         }
-        if (f.businessId() == null || !BUSINESS_ID.matcher(f.businessId()).matches()) {
+        if (f.businessId == null || !BUSINESS_ID.matcher(f.businessId).matches()) {
             throw bad("INVALID_BUSINESS_ID", "business_id is required: a string of digits");
         }
         int type;
-        if ("1".equals(f.messageType())) {
+        if ("1".equals(f.messageType)) {
             type = FileTypes.IMAGE;
-        } else if ("52".equals(f.messageType())) {
+        } else if ("52".equals(f.messageType)) {
             type = FileTypes.DOCUMENT;
         } else {
             throw bad("INVALID_MESSAGE_TYPE", "message_type must be 1 (image) or 52 (document)");
         }
-        if (f.file() == null || f.size() == 0) {
+        long size = f.file == null || f.file.fileName() == null ? 0 : f.file.size();
+        if (size == 0) {
             throw bad("MISSING_FILE", "file is required and may not be empty");
         }
-        String body = f.messageBody() == null ? "" : f.messageBody();
+        String body = f.messageBody == null ? "" : f.messageBody;
         if (body.length() > config.maxMessageBody()) {
             throw bad("MESSAGE_BODY_TOO_LONG",
                     "message_body may be at most " + config.maxMessageBody() + " characters");
         }
-        if (!f.businessId().equals(caller.businessId())) {
+        if (!f.businessId.equals(caller.businessId())) {
             throw new ApiException(403, "BUSINESS_NOT_ALLOWED",
-                    "business_id " + f.businessId() + " does not belong to the account of this token");
+                    "business_id " + f.businessId + " does not belong to the account of this token");
         }
         if (!SqlExists.exists(dataSource, "the registered users",
-                "select 1 from app_user where business_id = ? and auth_id = ?", f.businessId(), f.authId())) {
+                "select 1 from app_user where business_id = ? and auth_id = ?", f.businessId, f.authId)) {
             throw new ApiException(403, "USER_NOT_REGISTERED",
-                    "The user " + f.authId() + " is not registered for business " + f.businessId());
+                    "The user " + f.authId + " is not registered for business " + f.businessId);
         }
-        if (f.size() > config.maxFileBytes()) {
-            throw new ApiException(413, "FILE_TOO_LARGE", "The file is larger than 10 MB");
+        if (size > config.maxFileBytes()) {
+            throw new ApiException(413, "FILE_TOO_LARGE", UploadResource.TOO_LARGE);
         }
-        String name = sanitise(f.fileName());
+        String name = sanitise(f.file.fileName());
         String ext = FileTypes.extension(name);
         if (!FileTypes.allowedFor(type, ext)) {
             throw new ApiException(415, "UNSUPPORTED_FILE_TYPE", "A " + (type == 1 ? "image" : "document")
                     + " must be one of " + (type == 1 ? "jpg, jpeg, png, gif" : "docx, doc, xls, xlsx, csv")
                     + "; got '" + (ext.isEmpty() ? "no extension" : ext) + "'");
         }
+        Path file = f.file.uploadedFile();
         try {
-            if (!FileTypes.contentMatches(ext, f.head(), f.file())) {
+            if (!FileTypes.contentMatches(ext, file)) {
                 throw new ApiException(415, "CONTENT_MISMATCH",
                         "The file's content is not a ." + ext + " file; send the file under its real type");
             }
         } catch (IOException e) {
             throw bad("UNREADABLE_FILE", "The uploaded file could not be read");
         }
-        String fileId = f.fileId();
+        String fileId = FileIds.next(clock);
         try {
-            if (store.put(fileId, f.file())) {
-                f.whenMoved().run();
-            }
+            store.put(fileId, file);
         } catch (IOException e) {
             throw new IllegalStateException("Storing the file failed", e);
         }
-        return new ToRecord(caller, f, type, body, fileId, name, FileTypes.CONTENT_TYPES.get(ext),
-                RequestIds.current());
+        return new ToRecord(caller, f.authId, f.businessId, type, body, fileId, name,
+                FileTypes.CONTENT_TYPES.get(ext), size, requestId);
     }
 
     /** A recorded upload: its answer, and its hand-off event for {@link OutboxSender#handOn}. */
@@ -228,21 +225,21 @@ public class UploadService {
     }
 
     /** A checked and stored upload, to be recorded as a message with its hand-off event. */
-    record ToRecord(Caller caller, Form form, int type, String body, String fileId, String name, String contentType,
-            String requestId) {
+    record ToRecord(Caller caller, String authId, String businessId, int type, String body, String fileId, String name,
+            String contentType, long size, String requestId) {
         /** The message row (not yet with its id). */
         Message toMessage(Instant createdAt) {
             Message m = new Message();
             m.accountId = caller.accountId();
             m.clientId = caller.clientId();
-            m.businessId = form.businessId();
-            m.authId = form.authId();
+            m.businessId = businessId;
+            m.authId = authId;
             m.messageType = type;
             m.messageBody = body;
             m.fileId = fileId;
             m.fileName = name;
             m.contentType = contentType;
-            m.sizeBytes = form.size();
+            m.sizeBytes = size;
             m.createdAt = createdAt;
             return m;
         }
@@ -291,10 +288,10 @@ public class UploadService {
                 }
                 String fileUrl = config.publicBaseUrl() + "/files/" + m.fileId + "/" + m.fileName;
                 OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
-                        event(m, fileUrl, u.requestId()), u.requestId());
+                        event(m, fileUrl, u.requestId()));
                 outbox.setString(1, event.id());
                 outbox.setLong(2, m.messageId);
-                outbox.setString(3, event.payload());
+                outbox.setString(3, event.event().toString());
                 outbox.setString(4, u.requestId());
                 outbox.setObject(5, OffsetDateTime.ofInstant(now.plus(OutboxSender.LEASE), ZoneOffset.UTC));
                 outbox.setString(6, handOff.ownClaim());
@@ -308,39 +305,23 @@ public class UploadService {
         return out;
     }
 
-    /** The hand-off event; its upload's request id first (see {@link OutboxSender#REQUEST_ID_FIRST}). */
-    private String event(Message m, String fileUrl, String requestId) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("quick_replies", java.util.List.of());
-        data.put("file_url", fileUrl);
-        data.put("file_name", m.fileName);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("text", m.messageBody);
-        body.put("type", m.messageType == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
-        body.put("data", data);
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("business_id", m.businessId);
-        metadata.put("message_type", m.messageType);
-        metadata.put("file_url", fileUrl);
-        metadata.put("content_type", m.contentType);
-        metadata.put("size", m.sizeBytes);
-        Map<String, Object> e = new LinkedHashMap<>();
+    /** The hand-off event (docs/contracts.md), with its upload's request id as its first member. */
+    private ObjectNode event(Message m, String fileUrl, String requestId) {
+        ObjectNode body = json.createObjectNode().put("text", m.messageBody)
+                .put("type", m.messageType == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
+        ObjectNode data = body.putObject("data");
+        data.putArray("quick_replies");
+        data.put("file_url", fileUrl).put("file_name", m.fileName);
+        ObjectNode e = json.createObjectNode();
         if (requestId != null) {
             e.put("request_id", requestId);
         }
-        e.put("account_id", m.accountId);
-        e.put("user_id", m.authId);
-        e.put("conversation_number", 0);
-        try {
-            e.put("message_body", json.writeValueAsString(body));
-            e.put("message_id", m.messageId);
-            e.put("sender", "user");
-            e.put("timestamp", CREATED_AT.format(m.createdAt));
-            e.put("metadata", metadata);
-            return json.writeValueAsString(e);
-        } catch (JsonProcessingException ex) {
-            throw new IllegalStateException(ex);
-        }
+        e.put("account_id", m.accountId).put("user_id", m.authId).put("conversation_number", 0)
+                .put("message_body", body.toString()).put("message_id", m.messageId)
+                .put("sender", "user").put("timestamp", CREATED_AT.format(m.createdAt));
+        e.putObject("metadata").put("business_id", m.businessId).put("message_type", m.messageType)
+                .put("file_url", fileUrl).put("content_type", m.contentType).put("size", m.sizeBytes);
+        return e;
     }
 
     /** The last path segment, letters, digits, dot, dash and underscore only, at most 100 characters. */

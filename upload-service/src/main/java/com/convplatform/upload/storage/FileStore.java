@@ -10,19 +10,8 @@ import java.util.Optional;
  * replicas) implements the same three operations.
  */
 public interface FileStore {
-    /**
-     * Moves or copies {@code source} into the store under {@code id}. Returns true when it was moved (it is no longer
-     * at {@code source}), false when it was copied (the caller still owns it).
-     */
-    boolean put(String id, Path source) throws IOException;
-
-    /**
-     * Where the file of upload {@code id} is written while it arrives, before {@link #put}: by default a temporary
-     * file in {@code incomingDir}, which {@code put} then moves or copies into the store.
-     */
-    default Path incomingPath(String id, Path incomingDir) {
-        return incomingDir.resolve("upload-" + id + ".part");
-    }
+    /** Moves or copies {@code source} (the upload's temporary file, removed by its request) into the store. */
+    void put(String id, Path source) throws IOException;
 
     /** Opens a stored file. */
     Optional<InputStream> open(String id) throws IOException;

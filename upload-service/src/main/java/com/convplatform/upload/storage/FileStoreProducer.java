@@ -2,7 +2,6 @@ package com.convplatform.upload.storage;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -35,13 +34,13 @@ public class FileStoreProducer {
     @Singleton
     @Startup
     FileStore fileStore(UploadConfig config) {
-        FileStore store = create(config.storage(), Clock.systemUTC());
+        FileStore store = create(config.storage());
         LOG.infof("File store: %s", store);
         return store;
     }
 
     /** The store the settings ask for; {@link ConfigurationException} naming each wrong or missing property. */
-    public static FileStore create(UploadConfig.Storage storage, Clock clock) {
+    public static FileStore create(UploadConfig.Storage storage) {
         String kind = storage.kind().trim();
         if (kind.equalsIgnoreCase("local")) {
             return new LocalFileStore(storage.dir());
@@ -78,8 +77,8 @@ public class FileStoreProducer {
         if (!wrong.isEmpty()) {
             throw new ConfigurationException(String.join("; ", wrong));
         }
-        SigV4 signer = new SigV4(accessKey, secretKey, region, "s3");
-        return new S3FileStore(uri, bucket, prefix, signer, s3.connectTimeout(), s3.requestTimeout(), clock);
+        return new S3FileStore(uri, bucket, prefix, region, accessKey, secretKey, s3.connectTimeout(),
+                s3.requestTimeout());
     }
 
     private static String required(Optional<String> value, String name, Set<String> missing) {

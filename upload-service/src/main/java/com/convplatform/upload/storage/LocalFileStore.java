@@ -25,24 +25,20 @@ public class LocalFileStore implements FileStore {
      * Moves the upload's temporary file into place when it is on the same file system (the default layout: both
      * under {@code upload.data-dir}), so the bytes are written once; otherwise copies it to {@code <id>.part} and
      * renames that, so a reader never sees half a file. The directory is made when the first put finds it missing.
+     * Nothing can find the file before its message is committed: its id holds 128 random bits ({@link FileIds}),
+     * made by the service and only given out in the answer.
      */
     @Override
-    public boolean put(String id, Path source) throws IOException {
+    public void put(String id, Path source) throws IOException {
         Path target = path(id);
-        if (source.equals(target)) {
-            return true; // written in place (incomingPath)
-        }
         try {
             moveInto(source, target);
-            return true;
         } catch (AtomicMoveNotSupportedException otherFileSystem) {
-            // copied below
+            Files.createDirectories(dir);
+            Path tmp = dir.resolve(id + ".part");
+            Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         }
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve(id + ".part");
-        Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-        return false;
     }
 
     /**
@@ -57,17 +53,6 @@ public class LocalFileStore implements FileStore {
             Files.createDirectories(dir);
             Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
         }
-    }
-
-    /**
-     * An upload's file is written in place, under its id in this store's directory: no second directory entry and no
-     * rename per upload (a rename into a directory of hundreds of thousands of files was 6 % of the service's CPU in
-     * the load test). Nothing can find the file before its message is committed: its id holds 128 random bits
-     * ({@link FileIds}), made by the service and only given out in the answer. A refused upload's file is deleted.
-     */
-    @Override
-    public Path incomingPath(String id, Path incomingDir) {
-        return path(id);
     }
 
     @Override

@@ -2,127 +2,111 @@ package com.convplatform.upload.storage;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * Files as objects of an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Cloudflare R2, ...), so that several
- * replicas share them. Path-style addressing ({@code <endpoint>/<bucket>/<prefix><id>}), AWS Signature Version 4
- * ({@link SigV4}) over the JDK's HTTP client, no SDK. A PUT streams the file from disk with its Content-Length and
- * its SHA-256 (read once beforehand) as {@code x-amz-content-sha256}; a GET streams the object. No retries: a failed
- * PUT fails the upload (500), which the client may repeat.
+ * Files as objects of an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Cloudflare R2, ...), so that several replicas
+ * share them: the AWS SDK for Java v2 over the JDK's HttpURLConnection, path-style addressing
+ * ({@code <endpoint>/<bucket>/<prefix><id>}), every request signed with Signature Version 4. A PUT sends the file from
+ * disk with its Content-Length and its SHA-256 as {@code x-amz-content-sha256} (over http the SDK signs the payload;
+ * chunked signing and the optional CRC checksums are off, so any S3-compatible store takes it); a GET streams the
+ * object. The SDK's standard retries apply (3 attempts).
  */
-public final class S3FileStore implements FileStore {
-    private static final Pattern CODE = Pattern.compile("<Code>([^<]*)</Code>");
-    private static final Pattern MESSAGE = Pattern.compile("<Message>([^<]*)</Message>");
-    private static final int ERROR_BODY_LIMIT = 4096;
-
+public final class S3FileStore implements FileStore, AutoCloseable {
     private final URI endpoint;
-    private final String host;
     private final String bucket;
     private final String prefix;
-    private final SigV4 signer;
-    private final HttpClient http;
-    private final Duration requestTimeout;
-    private final Clock clock;
+    private final S3Client s3;
 
     /**
-     * @param endpoint scheme, host and optional port, no path (https://s3.eu-west-1.amazonaws.com,
-     *        http://minio:9000)
-     * @param bucket the bucket, addressed path-style
+     * @param endpoint scheme, host and optional port, no path (https://s3.eu-west-1.amazonaws.com, http://minio:9000)
      * @param prefix prepended to every id to form the object key ("" or for example "uploads/")
-     * @param signer credentials and region
-     * @param connectTimeout time to open a connection
-     * @param requestTimeout time for a whole PUT, or until the answer's headers of a GET or DELETE
+     * @param requestTimeout time for a whole call: a PUT of up to 10 MiB, or until a GET's answer has begun
      */
-    public S3FileStore(URI endpoint, String bucket, String prefix, SigV4 signer, Duration connectTimeout,
-            Duration requestTimeout, Clock clock) {
+    public S3FileStore(URI endpoint, String bucket, String prefix, String region, String accessKey, String secretKey,
+            Duration connectTimeout, Duration requestTimeout) {
         this.endpoint = endpoint;
-        this.host = SigV4.hostHeader(endpoint);
         this.bucket = bucket;
         this.prefix = prefix;
-        this.signer = signer;
-        this.requestTimeout = requestTimeout;
-        this.clock = clock;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.s3 = S3Client.builder().endpointOverride(endpoint).region(Region.of(region)).forcePathStyle(true)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(false).build())
+                .requestChecksumCalculation(
+                        software.amazon.awssdk.core.checksums.RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(
+                        software.amazon.awssdk.core.checksums.ResponseChecksumValidation.WHEN_REQUIRED)
+                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(connectTimeout)
+                        .socketTimeout(requestTimeout))
+                .overrideConfiguration(c -> c.apiCallAttemptTimeout(requestTimeout)).build();
     }
 
     @Override
-    public boolean put(String id, Path source) throws IOException {
+    public void put(String id, Path source) throws IOException {
         String key = key(id);
-        String payloadHash = SigV4.sha256Hex(source);
-        // ofFile streams from disk and declares the file's length, so the request carries Content-Length
-        HttpResponse<InputStream> r = send("PUT", key, payloadHash, HttpRequest.BodyPublishers.ofFile(source));
-        try (InputStream body = r.body()) {
-            if (r.statusCode() / 100 != 2) {
-                throw failure("PUT", key, r.statusCode(), errorBody(body));
-            }
-        }
-        return false;
+        call("PUT", key, () -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(source)));
     }
 
     @Override
     public Optional<InputStream> open(String id) throws IOException {
         String key = key(id);
-        HttpResponse<InputStream> r = send("GET", key, SigV4.EMPTY_PAYLOAD_SHA256,
-                HttpRequest.BodyPublishers.noBody());
-        if (r.statusCode() == 200) {
-            return Optional.of(r.body());
-        }
-        try (InputStream body = r.body()) {
-            String xml = errorBody(body);
-            if (r.statusCode() == 404 && !xml.contains("<Code>NoSuchBucket</Code>")) {
+        try {
+            return Optional.of(call("GET", key,
+                    () -> s3.getObject(b -> b.bucket(bucket).key(key), ResponseTransformer.toInputStream())));
+        } catch (IOException e) {
+            if (e.getCause() instanceof S3Exception s && missing(s)) {
                 return Optional.empty();
             }
-            throw failure("GET", key, r.statusCode(), xml);
+            throw e;
         }
     }
 
+    /** S3 answers 204 whether or not the object existed; some implementations answer 404 for a missing one. */
     @Override
     public void delete(String id) throws IOException {
         String key = key(id);
-        HttpResponse<InputStream> r = send("DELETE", key, SigV4.EMPTY_PAYLOAD_SHA256,
-                HttpRequest.BodyPublishers.noBody());
-        if (r.statusCode() / 100 == 2) {
-            r.body().close();
-            return;
-        }
-        // S3 answers 204 whether or not the object existed; some implementations answer 404 for a missing one
-        try (InputStream body = r.body()) {
-            String xml = errorBody(body);
-            if (r.statusCode() != 404 || xml.contains("<Code>NoSuchBucket</Code>")) {
-                throw failure("DELETE", key, r.statusCode(), xml);
+        try {
+            call("DELETE", key, () -> s3.deleteObject(b -> b.bucket(bucket).key(key)));
+        } catch (IOException e) {
+            if (!(e.getCause() instanceof S3Exception s && missing(s))) {
+                throw e;
             }
         }
     }
 
-    private HttpResponse<InputStream> send(String method, String key, String payloadHash,
-            HttpRequest.BodyPublisher body) throws IOException {
-        String path = SigV4.canonicalUri("/" + bucket + "/" + key);
-        SigV4.Signed signed = signer.sign(method, host, path, "", Map.of(), payloadHash, clock.instant());
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.resolve(path)).timeout(requestTimeout)
-                .method(method, body);
-        signed.headers().forEach(request::header);
+    private static boolean missing(S3Exception e) {
+        return e.statusCode() == 404 && (e.awsErrorDetails() == null
+                || !"NoSuchBucket".equals(e.awsErrorDetails().errorCode()));
+    }
+
+    /**
+     * Runs one call; a failure becomes an IOException naming the call and, when S3 answered, its status and code:
+     * "S3 PUT bucket/key: HTTP 403 SignatureDoesNotMatch (message)".
+     */
+    private <T> T call(String method, String key, java.util.function.Supplier<T> call) throws IOException {
         try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("S3 " + method + " " + bucket + "/" + key + " interrupted");
-        } catch (IOException e) {
-            throw new IOException("S3 " + method + " " + bucket + "/" + key + " at " + endpoint + " failed: " + e,
-                    e);
+            return call.get();
+        } catch (S3Exception e) {
+            String code = e.awsErrorDetails() == null ? "" : " " + e.awsErrorDetails().errorCode();
+            String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+            throw new IOException("S3 " + method + " " + bucket + "/" + key + ": HTTP " + e.statusCode() + code + " ("
+                    + message + ")", e);
+        } catch (SdkException e) {
+            throw new IOException("S3 " + method + " " + bucket + "/" + key + " at " + endpoint + " failed: "
+                    + e.getMessage(), e);
         }
     }
 
@@ -133,31 +117,9 @@ public final class S3FileStore implements FileStore {
         return prefix + id;
     }
 
-    /** The start of an error answer (S3 sends a small XML document). */
-    private static String errorBody(InputStream body) throws IOException {
-        return new String(body.readNBytes(ERROR_BODY_LIMIT), StandardCharsets.UTF_8);
-    }
-
-    /** "S3 PUT bucket/key: HTTP 403 SignatureDoesNotMatch (message)", from the XML error body, truncated. */
-    private IOException failure(String method, String key, int status, String xml) {
-        StringBuilder m = new StringBuilder("S3 ").append(method).append(' ').append(bucket).append('/').append(key)
-                .append(": HTTP ").append(status);
-        Matcher code = CODE.matcher(xml);
-        if (code.find()) {
-            m.append(' ').append(clean(code.group(1), 64));
-            Matcher message = MESSAGE.matcher(xml);
-            if (message.find()) {
-                m.append(" (").append(clean(message.group(1), 160)).append(')');
-            }
-        } else if (!xml.isBlank()) {
-            m.append(" body: ").append(clean(xml, 160));
-        }
-        return new IOException(m.toString());
-    }
-
-    private static String clean(String s, int max) {
-        String printable = s.replaceAll("[^\\x20-\\x7E]", "?").trim();
-        return printable.length() <= max ? printable : printable.substring(0, max) + "...";
+    @Override
+    public void close() {
+        s3.close();
     }
 
     @Override

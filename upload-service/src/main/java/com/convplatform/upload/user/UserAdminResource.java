@@ -5,62 +5,64 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.transaction.Transactional;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.ResponseStatus;
 
 import com.convplatform.support.ApiException;
-import com.convplatform.support.ApiKeyGuard;
-import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.support.Roles;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The operator API: register, list and delete the users who may upload for a business. */
 @Path("/admin/v1/users")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.OPERATOR)
 @Tag(name = "operator", description = "Operator API (Authorization: Bearer <upload.admin.api-key>)")
 public class UserAdminResource {
+    static final String INVALID_AUTH_ID = "INVALID_AUTH_ID: auth_id must be 1 to 64 letters and digits";
+    static final String INVALID_BUSINESS_ID = "INVALID_BUSINESS_ID: business_id must be 1 to 32 digits";
 
-    public record NewUser(@JsonProperty("auth_id") String authId, @JsonProperty("business_id") String businessId) {
+    public record NewUser(
+            @JsonProperty("auth_id") @NotNull(message = INVALID_AUTH_ID) @Pattern(regexp = "[A-Za-z0-9]{1,64}", message = INVALID_AUTH_ID) @Schema(example = "user42") String authId,
+            @JsonProperty("business_id") @NotNull(message = INVALID_BUSINESS_ID) @Pattern(regexp = "[0-9]{1,32}", message = INVALID_BUSINESS_ID) @Schema(example = "1001") String businessId) {
     }
 
     public record UserView(@JsonProperty("auth_id") String authId, @JsonProperty("business_id") String businessId,
             @JsonProperty("created_at") Instant createdAt) {
     }
 
-    private final UploadConfig config;
     private final Clock clock;
 
-    public UserAdminResource(UploadConfig config, Clock clock) {
-        this.config = config;
+    public UserAdminResource(Clock clock) {
         this.clock = clock;
-    }
-
-    static void auth(UploadConfig config, String authorization) {
-        ApiKeyGuard.require(config.admin().apiKey(), authorization, "operator");
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Transactional
-    public Response register(@HeaderParam("Authorization") String authorization, NewUser in) {
-        auth(config, authorization);
-        if (in == null || in.authId() == null || !in.authId().matches("[A-Za-z0-9]{1,64}")) {
-            throw new ApiException(400, "INVALID_AUTH_ID", "auth_id must be 1 to 64 letters and digits");
-        }
-        if (in.businessId() == null || !in.businessId().matches("[0-9]{1,32}")) {
-            throw new ApiException(400, "INVALID_BUSINESS_ID", "business_id must be 1 to 32 digits");
-        }
+    @ResponseStatus(201)
+    @Operation(summary = "Register a user who may upload for a business")
+    @APIResponse(responseCode = "201", description = "The user")
+    @APIResponse(responseCode = "400", description = "INVALID_AUTH_ID, INVALID_BUSINESS_ID, MALFORMED_JSON")
+    @APIResponse(responseCode = "409", description = "USER_EXISTS: already registered for that business")
+    public UserView register(@NotNull(message = INVALID_AUTH_ID) @Valid NewUser in) {
         if (AppUser.count("authId = ?1 and businessId = ?2", in.authId(), in.businessId()) > 0) {
             throw new ApiException(409, "USER_EXISTS", "That user is already registered for that business");
         }
@@ -70,13 +72,12 @@ public class UserAdminResource {
         u.businessId = in.businessId();
         u.createdAt = clock.instant();
         u.persist();
-        return Response.status(201).entity(new UserView(u.authId, u.businessId, u.createdAt)).build();
+        return new UserView(u.authId, u.businessId, u.createdAt);
     }
 
     @GET
-    public List<UserView> list(@HeaderParam("Authorization") String authorization,
-            @QueryParam("business_id") String businessId) {
-        auth(config, authorization);
+    @Operation(summary = "The registered users, of one business when business_id is given")
+    public List<UserView> list(@QueryParam("business_id") String businessId) {
         List<AppUser> users = businessId == null
                 ? AppUser.listAll()
                 : AppUser.list("businessId = ?1 order by authId", businessId);
@@ -86,13 +87,13 @@ public class UserAdminResource {
     @DELETE
     @Path("/{businessId}/{authId}")
     @Transactional
-    public Response delete(@HeaderParam("Authorization") String authorization,
-            @PathParam("businessId") String businessId, @PathParam("authId") String authId) {
-        auth(config, authorization);
-        long n = AppUser.delete("authId = ?1 and businessId = ?2", authId, businessId);
-        if (n == 0) {
+    @ResponseStatus(204)
+    @Operation(summary = "Remove a user: their next upload is refused")
+    @APIResponse(responseCode = "204", description = "Removed")
+    @APIResponse(responseCode = "404", description = "USER_NOT_FOUND: no such user for that business")
+    public void delete(@PathParam("businessId") String businessId, @PathParam("authId") String authId) {
+        if (AppUser.delete("authId = ?1 and businessId = ?2", authId, businessId) == 0) {
             throw new ApiException(404, "USER_NOT_FOUND", "No such user for that business");
         }
-        return Response.noContent().build();
     }
 }

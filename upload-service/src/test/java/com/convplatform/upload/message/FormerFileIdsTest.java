@@ -14,7 +14,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.load.upload.PlatformStubs;
 import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;

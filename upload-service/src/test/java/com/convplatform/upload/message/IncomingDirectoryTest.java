@@ -17,9 +17,9 @@ class IncomingDirectoryTest {
     @Test
     void theStartUpSweepRemovesOnlyStaleParts(@TempDir Path dir) throws IOException {
         Instant now = Instant.now();
-        Path stale = Files.writeString(dir.resolve("upload-1.part"), "left by a stopped process");
+        Path stale = Files.writeString(dir.resolve("resteasy-reactive123upload"), "left by a stopped process");
         Files.setLastModifiedTime(stale, FileTime.from(now.minus(Duration.ofHours(2))));
-        Path fresh = Files.writeString(dir.resolve("upload-2.part"), "being written by another request");
+        Path fresh = Files.writeString(dir.resolve("resteasy-reactive456upload"), "being written by another request");
         Path other = Files.writeString(dir.resolve("notes.txt"), "not ours");
         Files.setLastModifiedTime(other, FileTime.from(now.minus(Duration.ofHours(2))));
 

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -31,7 +30,7 @@ class FileStoreProducerTest {
     Path tmp;
 
     static FileStore create(Map<String, String> properties) {
-        return FileStoreProducer.create(UploadConfigs.of(properties).storage(), Clock.systemUTC());
+        return FileStoreProducer.create(UploadConfigs.of(properties).storage());
     }
 
     static Map<String, String> s3(String... pairs) {

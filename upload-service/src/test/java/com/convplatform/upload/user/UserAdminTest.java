@@ -8,7 +8,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.load.upload.PlatformStubs;
 import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;

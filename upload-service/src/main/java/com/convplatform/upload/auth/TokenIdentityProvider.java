@@ -1,0 +1,181 @@
+package com.convplatform.upload.auth;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jose4j.jwt.consumer.ErrorCodes;
+import org.jose4j.jwt.consumer.InvalidJwtException;
+import org.jose4j.lang.InvalidAlgorithmException;
+import org.jose4j.lang.UnresolvableKeyException;
+
+import com.convplatform.support.ApiException;
+import com.convplatform.upload.config.UploadConfig;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+
+import io.quarkus.arc.Unremovable;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.IdentityProvider;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.TokenAuthenticationRequest;
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
+import io.smallrye.jwt.auth.principal.JWTParser;
+import io.smallrye.jwt.auth.principal.ParseException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The upload's caller (spec 5.3): a bearer token that SmallRye JWT verifies (ES256 only, a key of management-service's
+ * JWKS, {@code iss}, {@code aud}, {@code exp} and {@code iat} within {@code mp.jwt.verify.clock.skew}; see
+ * application.properties), and a {@code client-id} header equal to the token's client. It has the role
+ * {@value #CLIENT} and its account and business as {@link Caller}. Every refusal is a 401 INVALID_AUTHORIZATION whose
+ * message says what is wrong. Takes precedence over SmallRye JWT's own provider, which this one replaces at the upload
+ * endpoint; elsewhere (the operator API) a bearer that is not the operator key is refused as a wrong key.
+ */
+@ApplicationScoped
+@Unremovable // looked up by Quarkus Security only, never injected
+public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
+    /** The role of a verified token. */
+    public static final String CLIENT = "client";
+    /** Where tokens are taken: the upload endpoint. */
+    static final String UPLOAD_PATH = "/v1.0/log_file_from_user";
+    /** The identity's attribute that holds the {@link Caller}. */
+    public static final String CALLER = "upload.caller";
+
+    /** Who is calling, from the token. */
+    public record Caller(String clientId, String accountId, String businessId) {
+    }
+
+    /** A verified token: its caller and its expiry (epoch seconds). */
+    private record Verified(Caller caller, long expiresAt) {
+    }
+
+    private final JWTParser parser;
+    private final Clock clock;
+    private final long leewaySeconds;
+    /**
+     * Tokens verified, by the token's text: a client sends the same token with every upload until it expires. In the
+     * 100 KB load test, each upload verified its token again otherwise (ES256, and jose4j's decoding of both JSON
+     * parts): see the README's load-test section for the measured cost. An entry is dropped when its token expires and
+     * at the latest after {@code upload.verified-token-ttl}, which may not exceed the JWKS refresh interval, so a key
+     * removed from the JWKS stops being accepted within twice that interval. Failures are never remembered.
+     */
+    private final Cache<String, Verified> verified;
+
+    public TokenIdentityProvider(JWTParser parser, Clock clock, UploadConfig config,
+            @ConfigProperty(name = "smallrye.jwt.jwks.refresh-interval", defaultValue = "60") int jwksRefreshMinutes) {
+        this.parser = parser;
+        this.clock = clock;
+        this.leewaySeconds = config.jwtLeeway();
+        long ttl = Math.min(config.verifiedTokenTtl().toNanos(), Duration.ofMinutes(jwksRefreshMinutes).toNanos());
+        this.verified = Caffeine.newBuilder().maximumSize(config.verifiedTokenMax())
+                .expireAfter(Expiry.<String, Verified>creating((token, v) -> Duration.ofNanos(Math.min(ttl,
+                        Duration.ofSeconds(v.expiresAt() + leewaySeconds - clock.instant().getEpochSecond())
+                                .toNanos()))))
+                .build();
+    }
+
+    @Override
+    public Class<TokenAuthenticationRequest> getRequestType() {
+        return TokenAuthenticationRequest.class;
+    }
+
+    @Override
+    public int priority() {
+        return 2000; // before SmallRye JWT's MpJwtValidator (the default, 1001)
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(TokenAuthenticationRequest request,
+            AuthenticationRequestContext context) {
+        RoutingContext http = HttpSecurityUtils.getRoutingContextAttribute(request);
+        if (http == null || !http.normalizedPath().startsWith(UPLOAD_PATH)) {
+            // a bearer that is not the operator key, at the operator API: refused there as a wrong key
+            return Uni.createFrom().nullItem();
+        }
+        String token = request.getToken().getToken();
+        String clientId = http.request().getHeader("client-id");
+        Verified known = verified.getIfPresent(token);
+        if (known != null) {
+            return Uni.createFrom().item(() -> identity(known.caller(), clientId));
+        }
+        // A token not seen before may need the JWKS downloaded (a key id not yet known): off the event loop.
+        return context.runBlocking(() -> identity(verify(token), clientId));
+    }
+
+    private Caller verify(String token) {
+        JsonWebToken jwt;
+        try {
+            jwt = parser.parse(token);
+        } catch (ParseException e) {
+            throw failed(reason(e));
+        }
+        // SmallRye JWT checks exp but leaves jose4j's limit on an iat in the future unset.
+        if (jwt.getIssuedAtTime() - leewaySeconds > clock.instant().getEpochSecond()) {
+            throw failed("the token was issued in the future");
+        }
+        String client = jwt.containsClaim("client_id") ? jwt.getClaim("client_id") : jwt.getSubject();
+        String account = jwt.getClaim("account_id");
+        String business = jwt.getClaim("business_id");
+        if (client == null || client.isEmpty() || account == null || account.isEmpty() || business == null
+                || business.isEmpty()) {
+            throw failed("the token names no client or no account");
+        }
+        Caller caller = new Caller(client, account, business);
+        verified.put(token, new Verified(caller, jwt.getExpirationTime()));
+        return caller;
+    }
+
+    private static SecurityIdentity identity(Caller caller, String clientIdHeader) {
+        if (clientIdHeader == null || clientIdHeader.isBlank()) {
+            throw failed("the client-id header is missing");
+        }
+        if (!caller.clientId().equals(clientIdHeader.trim())) {
+            throw failed("the client-id header does not match the token");
+        }
+        return QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal(caller.clientId()))
+                .addRole(CLIENT).addAttribute(CALLER, caller).build();
+    }
+
+    /** The sentence for a token that SmallRye JWT (jose4j) refused. */
+    private static String reason(ParseException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InvalidJwtException j) {
+                if (j.hasExpired()) {
+                    return "the token has expired; ask for a new one";
+                } else if (j.hasErrorCode(ErrorCodes.ISSUER_INVALID) || j.hasErrorCode(ErrorCodes.ISSUER_MISSING)) {
+                    return "the token was not issued by the platform";
+                } else if (j.hasErrorCode(ErrorCodes.AUDIENCE_INVALID)
+                        || j.hasErrorCode(ErrorCodes.AUDIENCE_MISSING)) {
+                    return "the token is not meant for this API";
+                } else if (j.hasErrorCode(ErrorCodes.SIGNATURE_INVALID)) {
+                    return "the token's signature does not verify";
+                } else if (j.hasErrorCode(ErrorCodes.SIGNATURE_MISSING)) {
+                    return "the token must be signed with ES256";
+                }
+            } else if (t instanceof UnresolvableKeyException) {
+                return "the token's key is not one of the platform's";
+            } else if (t instanceof InvalidAlgorithmException) {
+                return "the token must be signed with ES256";
+            }
+        }
+        return "the token is not a valid JWT";
+    }
+
+    private static AuthenticationFailedException failed(String why) {
+        return new AuthenticationFailedException(invalid(why));
+    }
+
+    /** The 401 of spec 7, "Invalid authorization details: " and why. */
+    public static ApiException invalid(String why) {
+        return new ApiException(401, "INVALID_AUTHORIZATION", "Invalid authorization details: " + why);
+    }
+}

@@ -1,0 +1,97 @@
+package com.convplatform.upload.handoff;
+
+import java.io.IOException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import com.convplatform.upload.config.UploadConfig;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.smallrye.faulttolerance.api.ExponentialBackoff;
+
+/**
+ * The calls to hook-service's intake and their policy: 3 s to connect and 10 s for an answer
+ * ({@code quarkus.rest-client.hook-intake.*}), a call that failed (no answer, or a 5xx) tried twice more after 0.25
+ * then 0.5 s (the intake accepts each (account_id, message_id) once, so a repeated post costs a request, never a
+ * second hook), and a circuit breaker that, once half of the last 10 calls failed, fails the calls at once for 5 s
+ * instead of waiting on a hook-service that is down. A refusal (4xx) is an answer, not a failure. The outbox behind
+ * this ({@link OutboxSender}) retries what still failed, with its own backoff.
+ */
+@ApplicationScoped
+public class HookIntakeClient {
+    private final HookIntake intake;
+    private final String authorization;
+
+    public HookIntakeClient(@RestClient HookIntake intake, UploadConfig config) {
+        this.intake = intake;
+        this.authorization = "Bearer " + config.hookService().internalApiKey().orElse("");
+    }
+
+    /**
+     * Posts the events in one batch call; returns, per event in order, null when hook-service accepted it (or had
+     * already), else the reason; null instead of the list when hook-service has no batch intake (404).
+     */
+    @Timeout(value = 12, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 250, retryOn = IOException.class)
+    @ExponentialBackoff
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = IOException.class)
+    public List<String> postBatch(List<ObjectNode> events) throws IOException {
+        try (Response r = intake.batch(authorization, new HookIntake.Batch(events))) {
+            int status = checked(r);
+            if (status == 404) {
+                return null;
+            } else if (status != 200) {
+                return Collections.nCopies(events.size(), "hook-service answered " + status);
+            }
+            HookIntake.BatchAnswer answer = r.readEntity(HookIntake.BatchAnswer.class);
+            List<String> out = new ArrayList<>(events.size());
+            for (int i = 0; i < events.size(); i++) {
+                HookIntake.Result result = answer.results() == null || i >= answer.results().size()
+                        ? null
+                        : answer.results().get(i);
+                out.add(result == null
+                        ? "hook-service gave no result for this event"
+                        : result.status() == 200 || result.status() == 202
+                                ? null
+                                : "hook-service refused the event: " + result.errorCode() + " "
+                                        + result.errorMessage());
+            }
+            return out;
+        } catch (ProcessingException e) {
+            throw new IOException("hook-service unreachable or its answer unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /** Posts one event to the single intake; null when accepted, else the reason. */
+    @Timeout(value = 12, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 250, retryOn = IOException.class)
+    @ExponentialBackoff
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = IOException.class)
+    public String postOne(ObjectNode event, String requestId) throws IOException {
+        try (Response r = intake.single(authorization, requestId, event)) {
+            int status = checked(r);
+            return status / 100 == 2 ? null : "hook-service answered " + status;
+        } catch (ProcessingException e) {
+            throw new IOException("hook-service unreachable: " + e.getMessage(), e);
+        }
+    }
+
+    /** The status; a 5xx is a failure (retried, counted by the circuit breaker). */
+    private static int checked(Response r) throws IOException {
+        if (r.getStatus() >= 500) {
+            throw new IOException("hook-service answered " + r.getStatus());
+        }
+        return r.getStatus();
+    }
+}

@@ -1,0 +1,69 @@
+package com.convplatform.upload.message;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.convplatform.support.RequestIds;
+import com.convplatform.upload.auth.TokenIdentityProvider;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * {@code POST /v1.0/log_file_from_user/} (spec 4.5), with or without its trailing slash. The token and client-id are
+ * checked when the request has been matched, before its body is read ({@link TokenIdentityProvider}); Quarkus REST
+ * then reads the form ({@link UploadForm}) on the event loop, each piece parsed on a worker thread, and this
+ * non-blocking method hands the checks, the store and the group commit to a worker ({@link UploadService}). The
+ * answer is sent when the commit completes.
+ */
+@Path("/v1.0/log_file_from_user/")
+@RolesAllowed(TokenIdentityProvider.CLIENT)
+@Tag(name = "upload", description = "A user's file, checked, stored, logged and handed on (spec 4.5)")
+public class UploadResource {
+    static final String PATH = "/v1.0/log_file_from_user";
+    static final String TOO_LARGE = "The file is larger than 10 MB";
+
+    private final UploadService uploads;
+    private final SecurityIdentity identity;
+
+    public UploadResource(UploadService uploads, SecurityIdentity identity) {
+        this.uploads = uploads;
+        this.identity = identity;
+    }
+
+    @POST
+    @Consumes(MediaType.MULTIPART_FORM_DATA)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Upload a user's image or document", description = "Checked in this order: token and client-id,"
+            + " the form, the business and user, the size, the type and content. Any refusal leaves nothing behind.")
+    @SecurityRequirement(name = "bearer")
+    @Parameter(name = "client-id", in = ParameterIn.HEADER, required = true, description = "The client id the token was issued for", example = "3f1c2a9e-client")
+    @APIResponse(responseCode = "200", description = "The logged message (spec 2.3)")
+    @APIResponse(responseCode = "400", description = "INVALID_AUTH_ID, INVALID_BUSINESS_ID, INVALID_MESSAGE_TYPE,"
+            + " MISSING_FILE, MESSAGE_BODY_TOO_LONG, FIELD_TOO_LONG (a text field over 16 KiB), INVALID_MULTIPART,"
+            + " INCOMPLETE_BODY")
+    @APIResponse(responseCode = "401", description = "INVALID_AUTHORIZATION: Invalid authorization details: a missing,"
+            + " malformed, expired or foreign token, or a client-id that is missing or not the token's")
+    @APIResponse(responseCode = "403", description = "BUSINESS_NOT_ALLOWED: not the token's account's business;"
+            + " USER_NOT_REGISTERED: the user is not registered for that business")
+    @APIResponse(responseCode = "405", description = "METHOD_NOT_ALLOWED: not a POST")
+    @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: the file is over 10 MB, or the body over 11 MiB")
+    @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: not multipart/form-data;"
+            + " UNSUPPORTED_FILE_TYPE: an extension the type does not allow; CONTENT_MISMATCH: the content is not of"
+            + " the extension's kind")
+    public Uni<UploadService.Logged> upload(UploadForm form) {
+        TokenIdentityProvider.Caller caller = identity.getAttribute(TokenIdentityProvider.CALLER);
+        return Uni.createFrom().completionStage(uploads.upload(caller, form, RequestIds.current()));
+    }
+}
