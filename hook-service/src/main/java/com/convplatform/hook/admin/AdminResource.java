@@ -34,15 +34,13 @@ import com.convplatform.hook.delivery.DeliveryAttempt;
 import com.convplatform.hook.delivery.EndpointState;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
-import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Sort;
 
 /**
- * The operator API: see deliveries and their attempts, retry one, replay an account's dead letters, and see, disable
- * and enable an account's endpoint. A disabled endpoint's deliveries are held (PENDING, never attempted, never
- * dropped); enabling it clears the failure streak and makes every held delivery due at once.
+ * The operator API: deliveries and their attempts, retry, replay of dead letters, and account endpoints. A disabled
+ * endpoint's deliveries are held (PENDING, not attempted, never dropped) until it is enabled.
  */
 @Path("/admin/v1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -53,35 +51,27 @@ public class AdminResource {
     private static final String INVALID_ACCOUNT = "INVALID_ACCOUNT_ID: account_id is at most 64 characters";
     private static final String EXAMPLE_ACCOUNT = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10";
 
-    public record DeliveryView(@JsonProperty("delivery_id") String deliveryId,
-            @JsonProperty("event_id") String eventId, @JsonProperty("account_id") String accountId,
+    public record DeliveryView(String deliveryId, String eventId, String accountId,
             @Schema(enumeration = {
                     "PENDING", "DELIVERED", "DEAD"}) String status,
-            int attempts,
-            @JsonProperty("next_attempt_at") Instant nextAttemptAt,
-            @JsonProperty("last_error") @Schema(example = "HTTP 503") String lastError,
-            @JsonProperty("delivered_at") Instant deliveredAt, @JsonProperty("created_at") Instant createdAt){
+            int attempts, Instant nextAttemptAt,
+            @Schema(example = "HTTP 503") String lastError, Instant deliveredAt, Instant createdAt){
         static DeliveryView of(Delivery d) {
             return new DeliveryView(d.id, d.eventId, d.accountId, d.status, d.attempts, d.nextAttemptAt, d.lastError,
                     d.deliveredAt, d.createdAt);
         }
     }
 
-    public record AttemptView(int attempt, @JsonProperty("started_at") Instant startedAt,
-            @JsonProperty("latency_ms") long latencyMs,
-            @JsonProperty("status_code") @Schema(example = "200", description = "None when no answer came") Integer statusCode,
+    public record AttemptView(int attempt, Instant startedAt, long latencyMs,
+            @Schema(example = "200", description = "None when no answer came") Integer statusCode,
             @Schema(example = "timed out after 10000 ms") String error) {
     }
 
     /** An account endpoint's state; no row means enabled, with no failures. */
-    public record EndpointView(@JsonProperty("account_id") String accountId, boolean enabled,
-            @JsonProperty("consecutive_failures") int consecutiveFailures,
-            @JsonProperty("failing_since") Instant failingSince,
-            @JsonProperty("last_failure_at") Instant lastFailureAt, @JsonProperty("disabled_at") Instant disabledAt,
-            @JsonProperty("disabled_by") @Schema(enumeration = {
+    public record EndpointView(String accountId, boolean enabled, int consecutiveFailures, Instant failingSince,
+            Instant lastFailureAt, Instant disabledAt, @Schema(enumeration = {
                     "rule", "operator"}) String disabledBy,
-            @JsonProperty("disabled_reason") String disabledReason,
-            @JsonProperty("held_deliveries") long heldDeliveries){
+            String disabledReason, long heldDeliveries){
     }
 
     /** Optional body of a disable call. */
@@ -89,7 +79,7 @@ public class AdminResource {
             @Size(max = 500, message = "INVALID_REASON: reason is at most 500 characters") @Schema(example = "receiver under maintenance") String reason) {
     }
 
-    public record Replayed(@JsonProperty("account_id") String accountId, int requeued) {
+    public record Replayed(String accountId, int requeued) {
     }
 
     private final Clock clock;
@@ -173,18 +163,14 @@ public class AdminResource {
     @Operation(summary = "The account endpoint's state: failure streak, disabled or not, held deliveries")
     @APIResponse(responseCode = "200", description = "The endpoint (enabled with no failures when never seen)")
     public EndpointView endpoint(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
-        EndpointState s = EndpointState.findById(accountId);
-        long held = Delivery.count("accountId = ?1 and status = ?2", accountId, Delivery.PENDING);
-        return s == null
-                ? new EndpointView(accountId, true, 0, null, null, null, null, null, held)
-                : new EndpointView(accountId, s.disabledAt == null, s.consecutiveFailures, s.failingSince,
-                        s.lastFailureAt, s.disabledAt, s.disabledBy, s.disabledReason, held);
+        // No row: an endpoint that never failed, enabled.
+        EndpointState s = EndpointState.<EndpointState>findByIdOptional(accountId).orElseGet(EndpointState::new);
+        return new EndpointView(accountId, s.disabledAt == null, s.consecutiveFailures, s.failingSince,
+                s.lastFailureAt, s.disabledAt, s.disabledBy, s.disabledReason,
+                Delivery.count("accountId = ?1 and status = ?2", accountId, Delivery.PENDING));
     }
 
-    /**
-     * Holds the account's deliveries: they stay PENDING, never attempted, never dropped. Disabling again keeps the
-     * first disabling's time and replaces the reason.
-     */
+    /** Disabling again keeps the first disabling's time and replaces the reason. */
     @POST
     @Path("/accounts/{accountId}/endpoint/disable")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -250,10 +236,7 @@ public class AdminResource {
     }
 
     private static Delivery delivery(String id) {
-        Delivery d = Delivery.findById(id);
-        if (d == null) {
-            throw new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id);
-        }
-        return d;
+        return Delivery.<Delivery>findByIdOptional(id)
+                .orElseThrow(() -> new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id));
     }
 }

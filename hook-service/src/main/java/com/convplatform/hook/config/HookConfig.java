@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 /** All settings of hook-service, prefix {@code hook}; the README's configuration table says what each one does. */
 @ConfigMapping(prefix = "hook")
@@ -18,54 +19,54 @@ public interface HookConfig {
     @WithDefault("https://hooks.platform.example/platform/hooks/certificate/")
     String certificateUrl();
 
-    Signing signing();
+    /** PEM key (RSA) that signs hooks; unset: a local CA and key are generated under the data directory. */
+    @WithName("signing.key-file")
+    Optional<String> signingKeyFile();
 
-    Internal internal();
+    /** PEM chain for that key, signing certificate first; required with the key file. */
+    @WithName("signing.chain-file")
+    Optional<String> signingChainFile();
 
-    Admin admin();
+    /** The key of /internal/v1 (env HOOK_INTERNAL_API_KEY); unset: intake refuses every call. */
+    @WithName("internal.api-key")
+    Optional<String> internalApiKey();
 
-    Management management();
+    /** The key of /admin/v1 (env HOOK_ADMIN_API_KEY); unset: every operator call is refused. */
+    @WithName("admin.api-key")
+    Optional<String> adminApiKey();
+
+    /** management-service's base URL: the REST client {@code management}'s (application.properties). */
+    @WithName("management.url")
+    String managementUrl();
+
+    /** How long a found or unknown account is cached: the cache {@code accounts}' expiry (application.properties). */
+    @WithName("management.cache-ttl")
+    Duration managementCacheTtl();
+
+    /** The internal key management-service expects. */
+    @WithName("management.internal-api-key")
+    Optional<String> managementInternalApiKey();
+
+    /** Seam for local runs: an HTTPS listener on 127.0.0.1 serving only the certificate document; unset: none. */
+    @WithName("local-https.port")
+    Optional<Integer> localHttpsPort();
 
     Delivery delivery();
 
-    Endpoints endpoints();
+    /** The rule that disables an endpoint whose every attempt has failed for a long time (operators can always). */
+    @WithName("endpoints.auto-disable")
+    @WithDefault("true")
+    boolean autoDisable();
 
-    LocalHttps localHttps();
+    /** Disabled once every attempt has failed for at least this long ... */
+    @WithName("endpoints.disable-after")
+    @WithDefault("P3D")
+    Duration disableAfter();
 
-    /** Seam for local runs: an HTTPS listener on 127.0.0.1 serving only the certificate document; unset: none. */
-    interface LocalHttps {
-        Optional<Integer> port();
-    }
-
-    /** PEM key (RSA) and chain (signing certificate first); unset: a local CA and key are generated. */
-    interface Signing {
-        Optional<String> keyFile();
-
-        Optional<String> chainFile();
-    }
-
-    /** The key of /internal/v1 (env HOOK_INTERNAL_API_KEY); unset: intake refuses every call. */
-    interface Internal {
-        Optional<String> apiKey();
-    }
-
-    /** The key of /admin/v1 (env HOOK_ADMIN_API_KEY); unset: every operator call is refused. */
-    interface Admin {
-        Optional<String> apiKey();
-    }
-
-    /** management-service's account lookup (the REST client {@code management} takes its URL from here). */
-    interface Management {
-        @WithDefault("http://localhost:8081")
-        String url();
-
-        /** The internal key management-service expects. */
-        Optional<String> internalApiKey();
-
-        /** How long a found or unknown account is cached (the cache {@code accounts} is set to it). */
-        @WithDefault("PT30S")
-        Duration cacheTtl();
-    }
+    /** ... and at least this many attempts in a row (so one slow retry does not disable it). */
+    @WithName("endpoints.disable-min-failures")
+    @WithDefault("20")
+    int disableMinFailures();
 
     interface Delivery {
         /** Waits before each retry; after the last one the delivery is dead-lettered. */
@@ -107,19 +108,5 @@ public interface HookConfig {
 
         /** Seam: a PEM file of CA certificates trusted for HTTPS endpoints besides the JDK's. */
         Optional<String> trustStore();
-    }
-
-    /** The rule that disables an endpoint whose every attempt has failed for a long time. */
-    interface Endpoints {
-        @WithDefault("true")
-        boolean autoDisable();
-
-        /** Disabled once every attempt has failed for at least this long ... */
-        @WithDefault("P3D")
-        Duration disableAfter();
-
-        /** ... and at least this many attempts in a row (so one slow retry does not disable it). */
-        @WithDefault("20")
-        int disableMinFailures();
     }
 }

@@ -4,10 +4,17 @@ import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import com.convplatform.hook.config.HookConfig;
@@ -16,28 +23,37 @@ import io.quarkus.cache.CacheResult;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
 /**
- * Webhook URLs of accounts, from management-service ({@link ManagementClient}). The policy lives here: a found
- * account and an unknown one (404) are both cached for {@code hook.management.cache-ttl} (cache {@code accounts},
- * bounded; a hit never reaches the client or the breaker); the GET is idempotent, so a failure is retried twice with
- * exponential backoff; a breaker opens after half of 10 lookups failed and lets one through again after 5 s, so a
- * management-service that is down costs each delivery an immediate failure rather than its time-outs. Any failure
- * that remains is thrown: the delivery is then recorded as the platform's failure and retried later, never lost.
+ * Webhook URLs of accounts, from management-service ({@link Management}), with the policy: found and unknown (404)
+ * accounts cached for {@code hook.management.cache-ttl} (a hit reaches neither client nor breaker); a failure retried
+ * twice with backoff (the GET is idempotent); a breaker that opens when half of 10 lookups failed and tries again
+ * after 5 s, so a management-service that is down costs a delivery no time-outs. A failure that remains is thrown:
+ * the delivery is the platform's failure, retried later, never lost.
  */
 @ApplicationScoped
 public class AccountDirectory {
-    private final ManagementClient client;
-    private final String authorization;
+    /** The lookup (contracts.md): URL and time-outs in quarkus.rest-client.management.*, request id by a filter. */
+    @Path("/internal/v1/accounts")
+    @RegisterRestClient(configKey = "management")
+    interface Management {
+        /** The field of an account this service reads (the others are ignored). */
+        record Account(String webhookUrl) {
+        }
 
-    public AccountDirectory(@RestClient ManagementClient client, HookConfig config) {
-        this.client = client;
-        this.authorization = "Bearer " + config.management().internalApiKey().orElse("");
+        @GET
+        @Path("/{accountId}")
+        @Produces(MediaType.APPLICATION_JSON)
+        Account account(@HeaderParam("Authorization") String authorization, @PathParam("accountId") String accountId);
     }
 
-    /**
-     * The account's webhook URL; empty when management-service says the account does not exist.
-     *
-     * @throws RuntimeException when the lookup failed after its retries, or the breaker is open
-     */
+    private final Management client;
+    private final String authorization;
+
+    public AccountDirectory(@RestClient Management client, HookConfig config) {
+        this.client = client;
+        this.authorization = "Bearer " + config.managementInternalApiKey().orElse("");
+    }
+
+    /** The account's webhook URL; empty when the account does not exist; throws when the lookup failed. */
     @CacheResult(cacheName = "accounts")
     @Retry(maxRetries = 2, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS)
     @ExponentialBackoff

@@ -34,24 +34,17 @@ import com.convplatform.support.TimeOrderedIds;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The outbox's state changes, each in its own short transaction: events taken in with their deliveries, claims,
- * outcomes. The same (account_id, message_id) is accepted once. Claims use a conditional UPDATE on the lease, which
- * gives each due delivery to exactly one replica per attempt on H2 and PostgreSQL alike; a replica that dies loses
- * its lease when it expires, and the delivery is claimed again.
- *
- * <p>
- * These run for every delivery, so they are plain JDBC in a {@link LocalTransaction} (no JTA transaction, no
- * Hibernate session), and each statement's text is the same whatever the number of rows (lists of ids go in one
- * array parameter): the database parses it once per connection, not once per call.
+ * The outbox's state changes, each in one short transaction: events taken in, claims, outcomes. A claim is a
+ * conditional UPDATE on the lease, so each due delivery goes to one replica per attempt (H2 and PostgreSQL alike); a
+ * replica that dies loses its leases when they expire. These run for every delivery: plain JDBC in a
+ * {@link LocalTransaction} (no JTA, no Hibernate session), each statement's text the same whatever the number of rows
+ * (the database parses it once per connection).
  */
 @ApplicationScoped
 public class DeliveryStore {
     private static final Logger LOG = Logger.getLogger(DeliveryStore.class);
 
-    /**
-     * A claimed delivery with what is needed to send it. {@code leaseOwner} is unique to the claim that took it, and
-     * the lease ends at {@code leaseUntil}.
-     */
+    /** A claimed delivery and what is needed to send it; {@code leaseOwner} is unique to the claim. */
     public record Claimed(String id, String accountId, String payload, int attempt, Instant receivedAt,
             String leaseOwner, Instant leaseUntil, String requestId) {
     }
@@ -60,15 +53,50 @@ public class DeliveryStore {
     public record Accepted(String eventId, boolean duplicate) {
     }
 
-    /**
-     * A valid event: the account, the message id, the payload to deliver (spec 2.2 JSON without
-     * signature_timestamp), and the request id to log with its delivery.
-     */
+    /** A valid event: its account, message id, payload (JSON) and the request id logged with its delivery. */
     public record Valid(String accountId, long messageId, String payload, String requestId) {
     }
 
-    /** An attempt's outcome, to be recorded. */
-    public record Recorded(Claimed claimed, Outcome outcome) {
+    /**
+     * What one attempt came to. {@code endpointFault} says whether the failure counts against the receiver's endpoint
+     * (an error answer, a time-out, a refused connection, a refused address), as opposed to the platform's own trouble
+     * (account lookup down), which never counts towards disabling an endpoint.
+     */
+    public record Outcome(Integer statusCode, String error, Duration retryAfter, boolean permanent,
+            boolean endpointFault) {
+
+        /** The receiver answered; 2xx is success, anything else an endpoint failure. */
+        public static Outcome answered(int statusCode, Duration retryAfter) {
+            boolean ok = statusCode >= 200 && statusCode < 300;
+            String error = ok
+                    ? null
+                    : "HTTP " + statusCode
+                            + (statusCode >= 300 && statusCode < 400 ? " (redirects are not followed)" : "");
+            return new Outcome(statusCode, error, retryAfter, false, !ok);
+        }
+
+        /** No answer from the receiver, or its address refused: retried, and counted against the endpoint. */
+        public static Outcome endpointFailed(String error) {
+            return new Outcome(null, error, null, false, true);
+        }
+
+        /** The platform could not attempt it (for example the account lookup failed): retried, not counted. */
+        public static Outcome platformFailed(String error) {
+            return new Outcome(null, error, null, false, false);
+        }
+
+        /** It can never succeed (unknown account, unreadable payload): dead-lettered at once. */
+        public static Outcome permanent(String error) {
+            return new Outcome(null, error, null, true, false);
+        }
+
+        public boolean delivered() {
+            return statusCode != null && statusCode >= 200 && statusCode < 300;
+        }
+    }
+
+    /** An attempt's outcome, to be recorded, and how long the attempt took. */
+    public record Recorded(Claimed claimed, Outcome outcome, long latencyMs) {
     }
 
     private final DataSource dataSource;
@@ -92,11 +120,10 @@ public class DeliveryStore {
             + " next_attempt_at, created_at) values (?, ?, ?, 'PENDING', 0, ?, ?)";
 
     /**
-     * Stores each event with its delivery, due now, in one transaction for all (all or none), unless the same
-     * (account_id, message_id) was accepted before or earlier in the list; returns one outcome per event, in order.
-     * Plain JDBC in a {@link LocalTransaction}: this runs for every event. When the list fails, the group-commit writer
-     * gives each event alone again; one that then fails because another replica stored the same event meanwhile (the
-     * unique constraint let that one in) is answered as that one's duplicate.
+     * Stores each event with its delivery, due now, in one transaction (all or none), unless the same (account_id,
+     * message_id) was accepted before or earlier in the list; one outcome per event, in order. When the list fails,
+     * the group-commit writer gives each event alone again; one that then fails because another replica stored it
+     * meanwhile (the unique constraint let that one in) is answered as that one's duplicate.
      */
     public List<Accepted> acceptAll(List<Valid> events) {
         OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
@@ -136,19 +163,8 @@ public class DeliveryStore {
                 String id = TimeOrderedIds.next();
                 inThisBatch.put(v.accountId() + '\n' + v.messageId(), id);
                 stored.add(new Accepted(id, false));
-                event.setString(1, id);
-                event.setString(2, v.accountId());
-                event.setLong(3, v.messageId());
-                event.setString(4, v.payload());
-                event.setObject(5, now);
-                event.setString(6, v.requestId());
-                event.addBatch();
-                delivery.setString(1, TimeOrderedIds.next());
-                delivery.setString(2, id);
-                delivery.setString(3, v.accountId());
-                delivery.setObject(4, now);
-                delivery.setObject(5, now);
-                delivery.addBatch();
+                bind(event, id, v.accountId(), v.messageId(), v.payload(), now, v.requestId()).addBatch();
+                bind(delivery, TimeOrderedIds.next(), id, v.accountId(), now, now).addBatch();
             }
             if (!inThisBatch.isEmpty()) {
                 event.executeBatch();
@@ -160,21 +176,17 @@ public class DeliveryStore {
 
     /** The id of the event accepted earlier with this (account_id, message_id), or null. */
     private static String find(PreparedStatement find, Valid v) throws SQLException {
-        find.setString(1, v.accountId());
-        find.setLong(2, v.messageId());
-        try (ResultSet r = find.executeQuery()) {
+        try (ResultSet r = bind(find, v.accountId(), v.messageId()).executeQuery()) {
             return r.next() ? r.getString(1) : null;
         }
     }
 
     /**
-     * Takes the oldest due deliveries of endpoints that are not disabled, unless another claim took them first: the
-     * lease test is repeated outside the pick, and the database re-checks it after the row lock (PostgreSQL
-     * re-evaluates the WHERE clause on a row changed concurrently; H2 locks the row). The pick's order names both
-     * columns of the due index so that H2 reads it in order and stops at the limit (ordered by the due time alone it
-     * reads and sorts every pending row: 10 ms per claim with 100 000 pending). The claimed rows become due again when
-     * their lease ends, so they leave the head of the due index (the next claim does not step over the deliveries in
-     * flight) and a replica that dies hands them on.
+     * Takes the oldest due deliveries of endpoints not disabled, unless another claim took them first (the lease test
+     * is repeated outside the pick, and re-checked after the row lock). The pick's order names both columns of the due
+     * index, so H2 reads it in order and stops at the limit (by the due time alone it sorted every pending row: 10 ms
+     * with 100 000 pending). Claimed rows are due again at their lease's end: they leave the head of the index, and a
+     * replica that dies hands them on.
      */
     private static final String TAKE = "update delivery set lease_owner = ?, lease_until = ?, next_attempt_at = ?"
             + " where status = 'PENDING' and (lease_until is null or lease_until < ?) and id in (select d.id from"
@@ -195,17 +207,11 @@ public class DeliveryStore {
         return LocalTransaction.run(dataSource, "Claiming due deliveries", c -> {
             try (PreparedStatement take = c.prepareStatement(TAKE);
                     PreparedStatement taken = c.prepareStatement(SELECT_TAKEN)) {
-                List<Object> values = List.of(owner, until, until, now, now, now, max);
-                for (int i = 0; i < values.size(); i++) {
-                    take.setObject(i + 1, values.get(i));
-                }
-                if (take.executeUpdate() == 0) {
+                if (bind(take, owner, until, until, now, now, now, max).executeUpdate() == 0) {
                     return List.of();
                 }
-                taken.setObject(1, until);
-                taken.setString(2, owner);
                 List<Claimed> out = new ArrayList<>(max);
-                try (ResultSet r = taken.executeQuery()) {
+                try (ResultSet r = bind(taken, until, owner).executeQuery()) {
                     while (r.next()) {
                         out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), r.getInt(3) + 1,
                                 r.getObject(5, OffsetDateTime.class).toInstant(), owner, until.toInstant(),
@@ -225,9 +231,8 @@ public class DeliveryStore {
             + " where id = ? and lease_owner = ?";
 
     /**
-     * Records attempts and moves their deliveries on: delivered, scheduled again, or dead-lettered; and keeps the
-     * endpoints' failure streaks, disabling an endpoint when the rule says so (see {@link HookConfig.Endpoints}).
-     * Several outcomes go in one transaction: all are recorded, or none.
+     * Records attempts, moves their deliveries on (delivered, due again, dead) and keeps the endpoints' failure streaks,
+     * disabling an endpoint by the rule ({@code hook.endpoints.*}); all in one transaction, or none.
      */
     public void recordAll(List<Recorded> outcomes) {
         // In account order, so two replicas' batches lock the endpoints' rows in the same order (no deadlock).
@@ -241,28 +246,18 @@ public class DeliveryStore {
                 for (Recorded r : sorted) {
                     Claimed cl = r.claimed();
                     Outcome o = r.outcome();
-                    Instant started = now.minusMillis(o.latencyMs());
+                    Instant started = now.minusMillis(r.latencyMs());
                     String error = o.error() == null
                             ? null
                             : o.error().substring(0, Math.min(o.error().length(), 1000));
-                    attempt.setString(1, TimeOrderedIds.next());
-                    attempt.setString(2, cl.id());
-                    attempt.setInt(3, cl.attempt());
-                    attempt.setObject(4, utc(started));
-                    attempt.setLong(5, o.latencyMs());
-                    attempt.setObject(6, o.statusCode());
-                    attempt.setString(7, error);
-                    attempt.addBatch();
-                    delivery.setInt(1, cl.attempt());
-                    delivery.setString(2, status(cl, o));
+                    bind(attempt, TimeOrderedIds.next(), cl.id(), cl.attempt(), utc(started), r.latencyMs(),
+                            o.statusCode(), error).addBatch();
+                    String status = status(cl, o);
                     // the claim had moved it to the lease's end; a retry falls due after its wait
-                    delivery.setObject(3,
-                            utc(status(cl, o).equals(Delivery.PENDING) ? now.plus(wait(cl, o)) : started));
-                    delivery.setObject(4, o.delivered() ? utc(now) : null);
-                    delivery.setString(5, o.delivered() ? null : error != null ? error : "HTTP " + o.statusCode());
-                    delivery.setString(6, cl.id());
-                    delivery.setString(7, cl.leaseOwner());
-                    delivery.addBatch();
+                    Instant next = status.equals(Delivery.PENDING) ? now.plus(wait(cl, o)) : started;
+                    bind(delivery, cl.attempt(), status, utc(next), o.delivered() ? utc(now) : null,
+                            o.delivered() ? null : error != null ? error : "HTTP " + o.statusCode(), cl.id(),
+                            cl.leaseOwner()).addBatch();
                 }
                 attempt.executeBatch();
                 updated = delivery.executeBatch();
@@ -288,20 +283,15 @@ public class DeliveryStore {
             return updated;
         });
         count(sorted, moved, now);
-        for (String accountId : disabled) {
-            metrics.counter("hook.endpoints.auto_disabled").increment();
-            LOG.warnf("The endpoint of account %s is disabled by the rule (hook.endpoints.*). Its deliveries are held"
-                    + " until an operator enables it (POST /admin/v1/accounts/%s/endpoint/enable).", accountId,
-                    accountId);
-        }
+        disabled.forEach(account -> LOG.warnf("The endpoint of account %s is disabled by the rule (hook.endpoints.*);"
+                + " its deliveries are held until an operator enables it (POST /admin/v1/accounts/%1$s/endpoint/enable)",
+                account));
+        metrics.counter("hook.endpoints.auto_disabled").increment(disabled.size());
     }
 
     private String status(Claimed cl, Outcome o) {
-        return o.delivered()
-                ? Delivery.DELIVERED
-                : o.permanent() || cl.attempt() > config.delivery().retrySchedule().size()
-                        ? Delivery.DEAD
-                        : Delivery.PENDING;
+        boolean dead = o.permanent() || cl.attempt() > config.delivery().retrySchedule().size();
+        return o.delivered() ? Delivery.DELIVERED : dead ? Delivery.DEAD : Delivery.PENDING;
     }
 
     /** The wait before a retry: the schedule's, jittered, or the receiver's Retry-After when longer (at most 24 h). */
@@ -313,18 +303,19 @@ public class DeliveryStore {
         return wait;
     }
 
+    private static final Map<String, String> COUNTERS = Map.of(Delivery.DELIVERED, "hook.deliveries.delivered",
+            Delivery.DEAD, "hook.deliveries.dead_lettered", Delivery.PENDING, "hook.deliveries.retried");
+
     /** The metrics of outcomes once committed (a delivery another claim owns by now is counted by that one). */
     private void count(List<Recorded> sorted, int[] moved, Instant now) {
         for (int i = 0; i < sorted.size(); i++) {
             Recorded r = sorted.get(i);
             String status = moved[i] == 0 ? null : status(r.claimed(), r.outcome());
+            if (status != null) {
+                metrics.counter(COUNTERS.get(status)).increment();
+            }
             if (Delivery.DELIVERED.equals(status)) {
-                metrics.counter("hook.deliveries.delivered").increment();
                 metrics.timer("hook.intake.to.delivery").record(Duration.between(r.claimed().receivedAt(), now));
-            } else if (status != null) {
-                metrics.counter(status.equals(Delivery.DEAD)
-                        ? "hook.deliveries.dead_lettered"
-                        : "hook.deliveries.retried").increment();
             }
         }
     }
@@ -339,58 +330,39 @@ public class DeliveryStore {
             + " and failing_since <= ?";
 
     /**
-     * Counts a failed attempt in the endpoint's streak and disables the endpoint when the rule says so; true when
-     * this disabled it. Two replicas creating the row at once make one commit fail on the key: the worker records
-     * that batch again, and then the row exists.
+     * Counts a failure in the endpoint's streak; true when this disables it by the rule. Two replicas creating the
+     * row at once make one commit fail on the key: that batch is recorded again, and then the row exists.
      */
     private boolean countFailure(Connection c, String accountId, Instant now) throws SQLException {
-        HookConfig.Endpoints rule = config.endpoints();
         try (PreparedStatement count = c.prepareStatement(COUNT_FAILURE);
                 PreparedStatement first = c.prepareStatement(FIRST_FAILURE);
                 PreparedStatement disable = c.prepareStatement(DISABLE)) {
-            for (PreparedStatement s : List.of(count, first)) {
-                s.setString(s == count ? 3 : 1, accountId);
-                s.setObject(s == count ? 1 : 2, utc(now));
-                s.setObject(s == count ? 2 : 3, utc(now));
+            if (bind(count, utc(now), utc(now), accountId).executeUpdate() == 0) {
+                bind(first, accountId, utc(now), utc(now)).executeUpdate();
             }
-            if (count.executeUpdate() == 0) {
-                first.executeUpdate();
-            }
-            disable.setObject(1, utc(now));
-            disable.setString(2, EndpointState.BY_RULE);
-            disable.setString(3, "at least " + rule.disableMinFailures() + " attempts in a row failed over at least "
-                    + rule.disableAfter() + " with no success");
-            disable.setString(4, accountId);
-            disable.setInt(5, rule.disableMinFailures());
-            disable.setObject(6, utc(now.minus(rule.disableAfter())));
-            return rule.autoDisable() && disable.executeUpdate() == 1;
+            String reason = "at least " + config.disableMinFailures() + " attempts in a row failed over at least "
+                    + config.disableAfter() + " with no success";
+            return config.autoDisable() && bind(disable, utc(now), EndpointState.BY_RULE, reason, accountId,
+                    config.disableMinFailures(), utc(now.minus(config.disableAfter()))).executeUpdate() == 1;
         }
     }
 
-    /**
-     * Gives claimed deliveries back untouched, due at once for any replica (this one stops, or a lease would run out
-     * before the attempt could end). A delivery whose lease another claim owns by now is left alone.
-     */
-    public void releaseAll(List<Claimed> claimed) {
-        if (claimed.isEmpty()) {
-            return;
-        }
-        LocalTransaction.run(dataSource, "Giving back claimed deliveries", c -> {
+    /** Gives a claimed delivery back untouched, due now (unless another claim owns it by now). */
+    public void release(Claimed claimed) {
+        LocalTransaction.run(dataSource, "Giving back a claimed delivery", c -> {
             try (PreparedStatement s = c.prepareStatement("update delivery set lease_owner = null, lease_until = null,"
                     + " next_attempt_at = ? where id = ? and lease_owner = ?")) {
-                for (Claimed cl : claimed) {
-                    s.setObject(1, utc(clock.instant()));
-                    s.setString(2, cl.id());
-                    s.setString(3, cl.leaseOwner());
-                    s.addBatch();
-                }
-                return s.executeBatch();
+                return bind(s, utc(clock.instant()), claimed.id(), claimed.leaseOwner()).executeUpdate();
             }
         });
     }
 
-    public long pendingCount() {
-        return Delivery.count("status", Delivery.PENDING);
+    /** Sets the statement's parameters, in order. */
+    private static PreparedStatement bind(PreparedStatement s, Object... values) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            s.setObject(i + 1, values[i]);
+        }
+        return s;
     }
 
     static OffsetDateTime utc(Instant t) {

@@ -27,6 +27,7 @@ import com.convplatform.crypto.hook.HookHeaders;
 import com.convplatform.crypto.hook.HookSigner;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.hook.delivery.DeliveryStore.Outcome;
 import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
@@ -40,20 +41,12 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 
 /**
- * Delivers due hooks: signs each attempt at send time (so {@code signature_timestamp} is fresh on every retry), POSTs
- * with redirects never followed, and records the outcome.
- *
- * <p>
- * This replica holds at most {@code hook.delivery.max-in-flight} deliveries. One dispatcher thread claims them from
- * the database, oldest due first, up to {@code batch-size} at a time: new events (intake wakes it after each commit),
- * retries falling due, events other replicas took in. Each delivery has a sender thread (there are as many as
- * deliveries held), and at most {@code hook.delivery.per-endpoint} of an endpoint's senders send at once: the others
- * wait for their turn, in order.
- *
- * <p>
- * The dispatcher claims at every {@code hook.delivery.poll-interval} and whenever the database is known to hold due
- * deliveries this replica has not taken: intake stored some, a claim came back full, or a claim failed. Every
- * delivery takes the same path, whatever the number of intake callers: one claim per batch, never one per event.
+ * Delivers due hooks: signs each attempt at send time (a fresh {@code signature_timestamp} on every retry), POSTs it
+ * and records the outcome. One dispatcher thread claims due deliveries (new events: intake wakes it after each commit;
+ * retries; events other replicas took in), up to {@code batch-size} at a time, while this replica holds fewer than
+ * {@code max-in-flight}; it also claims at every {@code poll-interval}. Every delivery takes that one path, whatever
+ * the number of intake callers. Each has a sender thread, and at most {@code per-endpoint} of an endpoint's senders
+ * send at once; the others wait for their turn, in order.
  */
 @ApplicationScoped
 public class DeliveryWorker {
@@ -93,13 +86,9 @@ public class DeliveryWorker {
         HookConfig.Delivery d = config.delivery();
         this.poster = new HookPoster(vertx, HookPoster.resolver(d.resolve()), d.allowPrivateNetworks(),
                 d.connectTimeout(), d.readTimeout(), HookPoster.trust(d.trustStore()), d.perEndpoint());
-        this.senders = Executors.newFixedThreadPool(d.maxInFlight(), r -> {
-            Thread t = new Thread(r, "hook-delivery");
-            t.setDaemon(true);
-            return t;
-        });
+        this.senders = Executors.newFixedThreadPool(d.maxInFlight(), r -> daemon(r, "hook-delivery"));
         this.recorder = GroupCommit.ofWrites("hook-outcome-recorder", d.maxInFlight(), store::recordAll);
-        Gauge.builder("hook.queue.depth", store, DeliveryStore::pendingCount)
+        Gauge.builder("hook.queue.depth", () -> Delivery.count("status", Delivery.PENDING))
                 .description("Deliveries waiting to be delivered").register(metrics);
         Gauge.builder("hook.endpoints.disabled", () -> EndpointState.count("disabledAt is not null"))
                 .description("Account endpoints currently disabled").register(metrics);
@@ -110,15 +99,19 @@ public class DeliveryWorker {
 
     void start(@Observes StartupEvent event) {
         running = true;
-        dispatcher = new Thread(this::dispatch, "hook-dispatcher");
-        dispatcher.setDaemon(true);
+        dispatcher = daemon(this::dispatch, "hook-dispatcher");
         dispatcher.start();
     }
 
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true); // should stop() not run, nothing here keeps the JVM alive
+        return t;
+    }
+
     /**
-     * Stops taking deliveries; gives back those still waiting for their endpoint (due at once for any replica); lets
-     * the attempts under way finish for up to {@value #STOP_GRACE_SECONDS} s and records them. An attempt still
-     * running then is abandoned: its lease runs out and it is attempted again.
+     * Gives back the deliveries still waiting for their endpoint and lets the attempts under way end (at most
+     * {@value #STOP_GRACE_SECONDS} s; one still running then is attempted again once its lease runs out).
      */
     @PreDestroy
     void stop() {
@@ -140,10 +133,7 @@ public class DeliveryWorker {
         poster.close();
     }
 
-    /**
-     * Says the database may hold due deliveries this replica has not taken (intake stored some, an operator retried or
-     * re-enabled some): the dispatcher claims as soon as there is room.
-     */
+    /** The database may hold due deliveries this replica has not taken: claim as soon as there is room. */
     public void wake() {
         backlog = true;
         signal.release();
@@ -183,11 +173,11 @@ public class DeliveryWorker {
         }
     }
 
-    /**
-     * Sends a claimed delivery once it is the endpoint's turn; gives it back when this replica stops meanwhile, or when
-     * its lease would end before the attempt could.
-     */
+    /** Sends once it is the endpoint's turn; gives it back if stopping, or if the lease would end first. */
     private void send(DeliveryStore.Claimed c) {
+        if (c.requestId() != null) {
+            MDC.put(RequestIds.MDC_KEY, c.requestId()); // logged, and passed on with the account lookup
+        }
         Semaphore turns = endpoints.computeIfAbsent(c.accountId(),
                 k -> new Semaphore(config.delivery().perEndpoint(), true));
         try {
@@ -195,37 +185,27 @@ public class DeliveryWorker {
             try {
                 Duration longest = config.delivery().connectTimeout().plus(config.delivery().readTimeout());
                 if (running && clock.instant().plus(longest).plus(LEASE_MARGIN).isBefore(c.leaseUntil())) {
-                    deliver(c);
+                    long start = System.nanoTime();
+                    Outcome o = attempt(c);
+                    if (o != null) {
+                        record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000));
+                    }
                 } else {
-                    store.releaseAll(List.of(c));
+                    store.release(c);
                 }
             } finally {
                 turns.release();
             }
         } catch (InterruptedException e) {
-            store.releaseAll(List.of(c)); // stopping
+            store.release(c); // stopping
         } catch (RuntimeException e) {
             LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
         } finally {
+            MDC.remove(RequestIds.MDC_KEY);
             held.decrementAndGet();
             if (backlog) {
                 signal.release(); // room is free for due deliveries waiting in the database
             }
-        }
-    }
-
-    void deliver(DeliveryStore.Claimed c) {
-        if (c.requestId() != null) {
-            MDC.put(RequestIds.MDC_KEY, c.requestId());
-        }
-        long start = System.nanoTime();
-        try {
-            Outcome o = attempt(c);
-            if (o != null) {
-                record(c, o.took((System.nanoTime() - start) / 1_000_000));
-            }
-        } finally {
-            MDC.remove(RequestIds.MDC_KEY);
         }
     }
 
@@ -247,7 +227,7 @@ public class DeliveryWorker {
         try {
             URI target = URI.create(webhook.get());
             InetAddress[] addresses = poster.addresses(target); // resolved and checked once; sent to one of these
-            HookSigner.SignedHeaders signed = identity.current().signer().sign(body);
+            HookSigner.SignedHeaders signed = identity.signer().sign(body);
             Map<String, String> headers = Map.of("Content-Type", "application/json", HookHeaders.SIGNATURE,
                     signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), DELIVERY_ID_HEADER,
                     c.id(), ATTEMPT_HEADER, String.valueOf(c.attempt()));
@@ -267,25 +247,20 @@ public class DeliveryWorker {
         }
     }
 
-    /**
-     * Records an outcome, with those of the deliveries that end meanwhile, in one transaction (group commit); once
-     * more if that fails (the only expected cause is two replicas creating the same endpoint's failure row at once);
-     * should both fail, the lease expires and the delivery is attempted again.
-     */
-    private void record(DeliveryStore.Claimed c, Outcome o) {
-        DeliveryStore.Recorded r = new DeliveryStore.Recorded(c, o);
+    /** Records an outcome (group commit); once more if that fails; then the lease's end brings it back. */
+    private void record(DeliveryStore.Recorded r) {
         try {
             recorder.submit(r);
         } catch (RuntimeException first) {
-            LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", c.attempt(), c.id());
+            LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", r.claimed().attempt(),
+                    r.claimed().id());
             recorder.submit(r);
         }
     }
 
     /**
-     * The hook's body, serialised once: the stored payload (spec 2.2 without the field, written by intake) with
-     * {@code signature_timestamp} added as its last field; these bytes are signed and sent. Null when the payload is
-     * not a JSON object.
+     * The hook's body, serialised once (these bytes are signed and sent): the stored payload with
+     * {@code signature_timestamp} added last. Null when the payload is not a JSON object.
      */
     static byte[] body(ObjectMapper json, String payload, String timestamp) {
         try {

@@ -8,10 +8,7 @@ import jakarta.persistence.Table;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
-/**
- * The health of one account's endpoint: its current streak of failed attempts and whether it is disabled. No row
- * means healthy and enabled.
- */
+/** One account endpoint's streak of failed attempts and whether it is disabled; no row: healthy and enabled. */
 @Entity
 @Table(name = "endpoint_state")
 public class EndpointState extends PanacheEntityBase {

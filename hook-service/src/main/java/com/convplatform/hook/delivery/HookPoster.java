@@ -1,6 +1,8 @@
 package com.convplatform.hook.delivery;
 
 import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -9,7 +11,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +22,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.pem.Pem;
@@ -40,18 +40,12 @@ import io.vertx.core.net.TrustOptions;
 
 /**
  * Sends one hook to an address the SSRF guard checked. {@link #addresses(URI)} resolves the URL's host once; unless
- * private networks are allowed, every address it resolves to must pass {@link AddressGuard}; {@link #post} then
- * connects to exactly those addresses, in order, the next one only when the connection to the previous one could not
- * be opened (nothing was sent), while the {@code Host} header, TLS SNI and the certificate's host-name check keep the
- * URL's host. A DNS answer that changes between the check and the connection (DNS rebinding) therefore cannot steer
- * a hook to an internal address: the client never resolves the name again.
- * <p>
- * Redirects are not followed. The answer counts once its status line and headers arrive; its body is read and
- * dropped, and a body over {@value #MAX_DISCARDED} bytes closes the connection.
- * <p>
- * This is a Vert.x client of its own, not a Quarkus REST client like the account lookup, on purpose: a REST client
- * resolves the URL's host when it connects, so the address it reaches could differ from the one the guard checked.
- * Here the connection goes to a checked address, while the name stays in {@code Host}, SNI and the certificate check.
+ * private networks are allowed, every address must pass the guard ({@link #refusal}); {@link #post} connects to those
+ * addresses only, in order (the next one only when no connection opened), while {@code Host}, TLS SNI and the
+ * certificate check keep the URL's host. A DNS answer that changes meanwhile (DNS rebinding) cannot steer a hook to
+ * an internal address: the name is never resolved again. That is why this is a Vert.x client of its own, not a Quarkus
+ * REST client like the account lookup: a REST client resolves the host when it connects. Redirects are not followed;
+ * the answer's body is dropped, and one over {@value #MAX_DISCARDED} bytes closes the connection.
  */
 final class HookPoster implements AutoCloseable {
     static final int MAX_DISCARDED = 1024 * 1024;
@@ -79,9 +73,7 @@ final class HookPoster implements AutoCloseable {
     private final boolean allowPrivateNetworks;
     private final Duration readTimeout;
 
-    /**
-     * @param trust the CAs trusted for HTTPS endpoints; null for the JDK's default trust store
-     */
+    /** {@code trust}: the CAs trusted for HTTPS endpoints; null for the JDK's default trust store. */
     HookPoster(Vertx vertx, Resolver resolver, boolean allowPrivateNetworks, Duration connectTimeout,
             Duration readTimeout, TrustOptions trust, int maxConnectionsPerEndpoint) {
         HttpClientOptions options = new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
@@ -126,19 +118,15 @@ final class HookPoster implements AutoCloseable {
             return null;
         }
         try {
-            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-            store.load(null, null);
-            TrustManagerFactory jdk = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            jdk.init((KeyStore) null);
-            List<X509Certificate> trusted = new ArrayList<>(
-                    List.of(((X509TrustManager) jdk.getTrustManagers()[0]).getAcceptedIssuers()));
-            trusted.addAll(Pem.parseCertificates(PemFiles.read(Paths.get(pemFile.get()))));
-            for (int i = 0; i < trusted.size(); i++) {
-                store.setCertificateEntry("ca-" + i, trusted.get(i));
+            KeyStore store = KeyStore.getInstance(Paths.get(System.getProperty("java.home"), "lib", "security",
+                    "cacerts").toFile(), (char[]) null); // the JDK's trusted CAs
+            List<X509Certificate> extra = Pem.parseCertificates(PemFiles.read(Paths.get(pemFile.get())));
+            for (int i = 0; i < extra.size(); i++) {
+                store.setCertificateEntry("hook-delivery-trust-store-" + i, extra.get(i));
             }
-            TrustManagerFactory combined = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            combined.init(store);
-            return TrustOptions.wrap(combined);
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            return TrustOptions.wrap(trust);
         } catch (GeneralSecurityException | IOException | VerificationException e) {
             throw new IllegalArgumentException("hook.delivery.trust-store: " + pemFile.get() + " cannot be used: "
                     + e.getMessage(), e);
@@ -156,14 +144,14 @@ final class HookPoster implements AutoCloseable {
         try {
             addresses = resolver.resolve(host);
         } catch (UnknownHostException e) {
-            throw new NotSent("the webhook host " + host + " does not resolve");
+            addresses = new InetAddress[0];
         }
         if (addresses.length == 0) {
             throw new NotSent("the webhook host " + host + " does not resolve");
         }
         if (!allowPrivateNetworks) {
             for (InetAddress a : addresses) {
-                String why = AddressGuard.refusal(a);
+                String why = refusal(a);
                 if (why != null) {
                     throw new NotSent("refused by the SSRF guard: " + host + " resolves to " + a.getHostAddress()
                             + ", " + why);
@@ -174,8 +162,7 @@ final class HookPoster implements AutoCloseable {
     }
 
     /**
-     * POSTs {@code body} to {@code url}, connecting to the {@code addresses} {@link #addresses(URI)} gave for it: the
-     * first one whose connection opens.
+     * POSTs {@code body} to the first of the checked {@code addresses} whose connection opens.
      *
      * @throws TimeoutException when no answer came within the read time-out
      * @throws IOException when the connection failed (refused at every address, reset, TLS)
@@ -271,6 +258,71 @@ final class HookPoster implements AutoCloseable {
     private static String host(URI url) {
         String host = url.getHost();
         return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    /**
+     * The SSRF guard: why a resolved address is refused, or null when it is a public unicast address. Refused:
+     * unspecified, loopback, link-local (including the 169.254.169.254 metadata address), site-local (10/8,
+     * 172.16/12, 192.168/16), carrier-grade NAT (100.64/10), benchmarking (198.18/15), multicast, IPv6 unique-local
+     * (fc00::/7), and IPv4-mapped or NAT64 forms of any of those.
+     */
+    static String refusal(InetAddress a) {
+        if (a.isAnyLocalAddress()) {
+            return "the unspecified address";
+        }
+        if (a.isLoopbackAddress()) {
+            return "a loopback address";
+        }
+        if (a.isLinkLocalAddress()) {
+            return "a link-local address (this includes cloud metadata endpoints)";
+        }
+        if (a.isSiteLocalAddress()) {
+            return "a private (site-local) address";
+        }
+        if (a.isMulticastAddress()) {
+            return "a multicast address";
+        }
+        byte[] b = a.getAddress();
+        if (a instanceof Inet4Address) {
+            int b0 = b[0] & 0xff;
+            int b1 = b[1] & 0xff;
+            if (b0 == 100 && b1 >= 64 && b1 <= 127) {
+                return "a carrier-grade NAT address (100.64.0.0/10)";
+            }
+            if (b0 == 198 && (b1 == 18 || b1 == 19)) {
+                return "a benchmarking address (198.18.0.0/15)";
+            }
+            if (b0 == 0 || b0 >= 240) {
+                return "a reserved address";
+            }
+            return null;
+        }
+        if (a instanceof Inet6Address) {
+            if ((b[0] & 0xfe) == 0xfc) {
+                return "an IPv6 unique-local address (fc00::/7)";
+            }
+            boolean mapped = true;
+            for (int i = 0; i < 10; i++) {
+                mapped &= b[i] == 0;
+            }
+            if (mapped && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff) {
+                return embedded(b, 12);
+            }
+            if ((b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b) {
+                return embedded(b, 12); // 64:ff9b::/96 NAT64
+            }
+        }
+        return null;
+    }
+
+    private static String embedded(byte[] b, int offset) {
+        try {
+            byte[] v4 = {b[offset], b[offset + 1], b[offset + 2], b[offset + 3]};
+            String inner = refusal(InetAddress.getByAddress(v4));
+            return inner == null ? null : "an IPv6 form of " + inner;
+        } catch (java.net.UnknownHostException e) {
+            return "an unreadable address";
+        }
     }
 
     @Override

@@ -13,27 +13,32 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonProperty.Access;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 /**
- * One event at intake (contracts.md). Each constraint's message starts with the refusal's stable code. Fields are
- * bound strictly (see {@link com.convplatform.hook.config.FrameworkSetup}): a number is not a string, nor a string a
- * number.
+ * One event at intake (contracts.md), bound strictly ({@link com.convplatform.hook.config.FrameworkSetup}); each
+ * constraint's message starts with its stable code. Written as JSON, it is the stored payload: spec 2.2 in its order,
+ * without {@code signature_timestamp} (added at each attempt).
  */
+@JsonPropertyOrder({"user_id", "conversation_number", "message_body", "message_id", "sender", "timestamp", "metadata"})
 public record IntakeEvent(
-        @JsonProperty("account_id") @NotEmpty(message = "MISSING_FIELD: 'account_id' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'account_id' is longer than {max} characters") @Schema(example = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10") String accountId,
-        @JsonProperty("user_id") @NotEmpty(message = "MISSING_FIELD: 'user_id' is required and must be a non-empty string") @Size(max = 256, message = "FIELD_TOO_LONG: 'user_id' is longer than {max} characters") @Schema(example = "u42") String userId,
-        @JsonProperty("conversation_number") @NotNull(message = "MISSING_FIELD: 'conversation_number' is required and must be a non-negative integer") @PositiveOrZero(message = "MISSING_FIELD: 'conversation_number' is required and must be a non-negative integer") @Schema(example = "7") Long conversationNumber,
-        @JsonProperty("message_body") @NotEmpty(message = "MISSING_FIELD: 'message_body' is required and must be a non-empty string") @Size(max = IntakeEvent.MAX_MESSAGE_BODY, message = "FIELD_TOO_LONG: 'message_body' is longer than {max} characters") @Schema(example = "{\"text\":\"hi\",\"type\":\"TEXT\",\"data\":{\"quick_replies\":[]}}") String messageBody,
-        @JsonProperty("message_id") @NotNull(message = "MISSING_FIELD: 'message_id' is required and must be a non-negative integer") @PositiveOrZero(message = "MISSING_FIELD: 'message_id' is required and must be a non-negative integer") @Schema(example = "123") Long messageId,
+        @JsonProperty(access = Access.WRITE_ONLY) @NotEmpty(message = "MISSING_FIELD: 'account_id' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'account_id' is longer than {max} characters") @Schema(example = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10") String accountId,
+        @NotEmpty(message = "MISSING_FIELD: 'user_id' is required and must be a non-empty string") @Size(max = 256, message = "FIELD_TOO_LONG: 'user_id' is longer than {max} characters") @Schema(example = "u42") String userId,
+        @NotNull(message = "MISSING_FIELD: 'conversation_number' is required and must be a non-negative integer") @PositiveOrZero(message = "MISSING_FIELD: 'conversation_number' is required and must be a non-negative integer") @Schema(example = "7") Long conversationNumber,
+        @NotEmpty(message = "MISSING_FIELD: 'message_body' is required and must be a non-empty string") @Size(max = 65536, message = "FIELD_TOO_LONG: 'message_body' is longer than {max} characters") @Schema(example = "{\"text\":\"hi\",\"type\":\"TEXT\",\"data\":{\"quick_replies\":[]}}") String messageBody,
+        @NotNull(message = "MISSING_FIELD: 'message_id' is required and must be a non-negative integer") @PositiveOrZero(message = "MISSING_FIELD: 'message_id' is required and must be a non-negative integer") @Schema(example = "123") Long messageId,
         @NotEmpty(message = "MISSING_FIELD: 'sender' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'sender' is longer than {max} characters") @Schema(example = "user") String sender,
         @NotEmpty(message = "MISSING_FIELD: 'timestamp' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'timestamp' is longer than {max} characters") @Schema(example = "2026-11-22T10:00:00.000Z") String timestamp,
         @Schema(description = "A JSON object, delivered as it is", example = "{\"channel\": \"web\"}") JsonNode metadata,
-        @JsonProperty("request_id") @Size(max = 64, message = "INVALID_REQUEST_ID: request_id must be a string of at most {max} characters") @Schema(description = "Batch intake only: logged with this event's deliveries instead of the call's X-Request-Id", example = "upload-req-7") String requestId) {
+        @JsonProperty(access = Access.WRITE_ONLY) @Size(max = 64, message = "INVALID_REQUEST_ID: request_id must be a string of at most {max} characters") @Schema(description = "Batch intake only: logged with this event's deliveries instead of the call's X-Request-Id", example = "upload-req-7") String requestId) {
 
-    static final int MAX_MESSAGE_BODY = 64 * 1024;
+    /** No metadata, or null: an empty object, as delivered. */
+    public IntakeEvent {
+        metadata = metadata == null || metadata.isNull() ? JsonNodeFactory.instance.objectNode() : metadata;
+    }
 
     /** A constraint cannot say "an ISO 8601 instant"; {@link Instant#parse} can. */
     @JsonIgnore
@@ -49,21 +54,6 @@ public record IntakeEvent(
     @JsonIgnore
     @AssertTrue(message = "INVALID_METADATA: metadata must be a JSON object")
     public boolean isMetadataValid() {
-        return metadata == null || metadata.isNull() || metadata.isObject();
-    }
-
-    /** What is stored and delivered (spec 2.2, in its order; {@code signature_timestamp} is added at each attempt). */
-    @JsonPropertyOrder({"user_id", "conversation_number", "message_body", "message_id", "sender", "timestamp",
-            "metadata"})
-    public record Payload(@JsonProperty("user_id") String userId,
-            @JsonProperty("conversation_number") long conversationNumber,
-            @JsonProperty("message_body") String messageBody, @JsonProperty("message_id") long messageId,
-            String sender, String timestamp, JsonNode metadata) {
-    }
-
-    @JsonIgnore
-    public Payload payload() {
-        return new Payload(userId, conversationNumber, messageBody, messageId, sender, timestamp,
-                metadata == null || metadata.isNull() ? JsonNodeFactory.instance.objectNode() : metadata);
+        return metadata.isObject();
     }
 }

@@ -39,7 +39,6 @@ import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -70,7 +69,7 @@ public class IntakeResource {
 
     /** The answer for one event: its id, and {@code duplicate: true} when it had been accepted before. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Stored(@JsonProperty("event_id") @Schema(example = EXAMPLE_ID) String eventId,
+    public record Stored(@Schema(example = EXAMPLE_ID) String eventId,
             @Schema(description = "Present (true) when the event had been accepted before") Boolean duplicate) {
     }
 
@@ -83,13 +82,11 @@ public class IntakeResource {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Result(@Schema(enumeration = {
             "202", "200", "400"}) int status,
-            @JsonProperty("event_id") @Schema(example = EXAMPLE_ID) String eventId, Boolean duplicate,
-            @JsonProperty("error_code") @Schema(example = "MISSING_FIELD") String errorCode,
-            @JsonProperty("error_message") @Schema(example = "'user_id' is required and must be a non-empty string") String errorMessage){
+            @Schema(example = EXAMPLE_ID) String eventId, Boolean duplicate,
+            @Schema(example = "MISSING_FIELD") String errorCode,
+            @Schema(example = "'user_id' is required and must be a non-empty string") String errorMessage){
         static Result of(DeliveryStore.Accepted a) {
-            return a.duplicate()
-                    ? new Result(200, a.eventId(), true, null, null)
-                    : new Result(202, a.eventId(), null, null, null);
+            return new Result(a.duplicate() ? 200 : 202, a.eventId(), a.duplicate() ? true : null, null, null);
         }
     }
 
@@ -128,17 +125,14 @@ public class IntakeResource {
     public Uni<RestResponse<Stored>> accept(@NotNull(message = INVALID_EVENT) @Valid IntakeEvent event) {
         return whenStored(List.of(valid(event, RequestIds.current()))).map(stored -> {
             DeliveryStore.Accepted a = stored.get(0);
-            return a.duplicate()
-                    ? RestResponse.ok(new Stored(a.eventId(), true))
-                    : RestResponse.status(Response.Status.ACCEPTED, new Stored(a.eventId(), null));
+            return RestResponse.status(a.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED,
+                    new Stored(a.eventId(), a.duplicate() ? true : null));
         });
     }
 
     /**
-     * Several events in one call, each as for a single call plus an optional {@code request_id} (logged with its
-     * delivery instead of the call's X-Request-Id); one result per event in order. The valid events are stored
-     * whatever the others are; the answer comes once all of them are stored. Should storing fail, the call fails as a
-     * whole (5xx) and may be repeated: what was stored is then answered as a duplicate.
+     * Events as for a single call plus an optional {@code request_id}; the valid ones are stored whatever the others
+     * are. Should storing fail, the call fails (5xx) and may be repeated: what was stored is answered as duplicate.
      */
     @POST
     @Path("/batch")
@@ -221,7 +215,7 @@ public class IntakeResource {
 
     private DeliveryStore.Valid valid(IntakeEvent e, String requestId) {
         try {
-            return new DeliveryStore.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e.payload()),
+            return new DeliveryStore.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e),
                     requestId);
         } catch (JsonProcessingException ex) {
             throw new IllegalStateException(ex);
@@ -229,9 +223,8 @@ public class IntakeResource {
     }
 
     /**
-     * Hands the events to the group-commit writer and completes, on this request's event loop, once all of them are
-     * stored. No thread waits meanwhile: the body was read and checked on the event loop, which also writes the
-     * answer (not the writer thread, which only writes to the database).
+     * Completes once all the events are stored (group commit), on this request's event loop, which writes the answer:
+     * no thread waits meanwhile.
      */
     private Uni<List<DeliveryStore.Accepted>> whenStored(List<DeliveryStore.Valid> valid) {
         Context context = Vertx.currentContext();

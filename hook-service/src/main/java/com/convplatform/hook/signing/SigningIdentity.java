@@ -2,8 +2,8 @@ package com.convplatform.hook.signing;
 
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
@@ -13,10 +13,22 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.security.PermitAll;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.logging.Logger;
 
 import com.convplatform.crypto.VerificationException;
@@ -27,24 +39,45 @@ import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.support.ApiError;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
 
 /**
- * The platform's hook-signing key and certificate chain. From PEM files when configured (Kubernetes secrets);
- * otherwise a local CA and an RSA-2048 signing certificate for the host of {@code hook.certificate-url} are made on
- * first start and kept under the data directory ({@code signing/ca.pem} is what receivers trust).
+ * The platform's hook-signing key and certificate chain, and (spec 4.3) the document receivers download to verify
+ * hooks with. From PEM files when configured (Kubernetes secrets); otherwise a local CA and an RSA-2048 signing
+ * certificate for the host of {@code hook.certificate-url} are made on first start and kept under the data directory
+ * ({@code signing/ca.pem} is what receivers trust). Also the {@code hook.local-https.port} seam: an HTTPS listener on
+ * 127.0.0.1 with the signing certificate, serving only the document, so a receiver on a developer's machine verifies
+ * hooks as in production.
  */
 @ApplicationScoped
+@Path(SigningIdentity.PATH)
+@PermitAll
+@Tag(name = "certificate", description = "Public: what receivers download to verify hooks (spec 4.3, 5.2)")
 public class SigningIdentity {
     private static final Logger LOG = Logger.getLogger(SigningIdentity.class);
+    static final String PATH = "/platform/hooks/certificate/";
 
-    /** The chain and signer in use, and the key (for the local HTTPS seam only). */
-    public record Current(HookSigner signer, PrivateKey key, List<X509Certificate> chain, String chainPem,
-            String fingerprint) {
+    /** The document receivers download. */
+    public record CertificateDocument(
+            @Schema(description = "PEM chain, signing certificate first", example = "-----BEGIN CERTIFICATE-----\nMIIC...\n-----END CERTIFICATE-----\n") String certificate,
+            Instant notAfter,
+            @Schema(example = "77bc571e3d150a4f60ead280f014a2e0d71c5441cb99b7a8aecf7136a31831c2") String sha256Fingerprint) {
     }
 
     private final HookConfig config;
     private final Clock clock;
-    private volatile Current current;
+    private HookSigner signer;
+    private PrivateKey key; // for the local HTTPS seam only
+    private CertificateDocument document;
+    private HttpServer localHttps;
 
     public SigningIdentity(HookConfig config, Clock clock) {
         this.config = config;
@@ -53,37 +86,70 @@ public class SigningIdentity {
 
     @PostConstruct
     void load() {
-        PrivateKey key;
         String chainPem;
-        if (config.signing().keyFile().isPresent()) {
-            key = Pem.parsePrivateKey(PemFiles.read(Paths.get(config.signing().keyFile().get())));
-            chainPem = PemFiles.read(Paths.get(config.signing().chainFile().orElseThrow(() -> new IllegalStateException(
+        if (config.signingKeyFile().isPresent()) {
+            key = Pem.parsePrivateKey(PemFiles.read(Paths.get(config.signingKeyFile().get())));
+            chainPem = PemFiles.read(Paths.get(config.signingChainFile().orElseThrow(() -> new IllegalStateException(
                     "hook.signing.key-file is set but hook.signing.chain-file is not"))));
         } else {
-            Path dir = Paths.get(config.dataDir(), "signing");
+            java.nio.file.Path dir = Paths.get(config.dataDir(), "signing");
             if (!Files.exists(dir.resolve("key.pem"))) {
                 generate(dir);
             }
             key = Pem.parsePrivateKey(PemFiles.read(dir.resolve("key.pem")));
             chainPem = PemFiles.read(dir.resolve("chain.pem"));
         }
-        List<X509Certificate> chain;
         try {
-            chain = Pem.parseCertificates(chainPem);
-        } catch (VerificationException e) {
-            throw new IllegalStateException("The hook signing chain is not valid PEM: " + e.getMessage(), e);
+            List<X509Certificate> chain = Pem.parseCertificates(chainPem);
+            document = new CertificateDocument(Pem.toPem(chain), chain.get(0).getNotAfter().toInstant(), HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(chain.get(0).getEncoded())));
+        } catch (VerificationException | GeneralSecurityException e) {
+            throw new IllegalStateException("The hook signing chain is not usable: " + e.getMessage(), e);
         }
-        current = new Current(new HookSigner(key, config.certificateUrl(), CryptoProviders.recommended()), key, chain,
-                Pem.toPem(chain), fingerprint(chain.get(0)));
-        LOG.infof("Hook signing certificate %s (not after %s), served for %s", current.fingerprint(),
-                chain.get(0).getNotAfter().toInstant(), config.certificateUrl());
+        signer = new HookSigner(key, config.certificateUrl(), CryptoProviders.recommended());
+        LOG.infof("Hook signing certificate %s (not after %s), served for %s", document.sha256Fingerprint(),
+                document.notAfter(), config.certificateUrl());
     }
 
-    public Current current() {
-        return current;
+    public HookSigner signer() {
+        return signer;
     }
 
-    private void generate(Path dir) {
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The hook-signing certificate chain named in each hook's signature-certificate-url")
+    @APIResponse(responseCode = "200", description = "The chain, its end of validity and fingerprint")
+    public CertificateDocument certificate() {
+        return document;
+    }
+
+    void startLocalHttps(@Observes StartupEvent event, ObjectMapper json, Vertx vertx) throws Exception {
+        if (config.localHttpsPort().isEmpty()) {
+            return;
+        }
+        String body = json.writeValueAsString(certificate());
+        String refusal = json.writeValueAsString(new ApiError("NOT_FOUND", "This listener serves only " + PATH));
+        PemKeyCertOptions keyCert = new PemKeyCertOptions().setKeyValue(Buffer.buffer(Pem.toPem(key)))
+                .setCertValue(Buffer.buffer(document.certificate()));
+        localHttps = vertx.createHttpServer(new HttpServerOptions().setSsl(true).setKeyCertOptions(keyCert)
+                .setHost("127.0.0.1").setPort(config.localHttpsPort().get())).requestHandler(req -> {
+                    boolean document = "GET".equals(req.method().name()) && PATH.equals(req.path());
+                    req.response().setStatusCode(document ? 200 : 404).putHeader("Content-Type", "application/json")
+                            .end(document ? body : refusal);
+                });
+        localHttps.listen().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        LOG.infof("Local HTTPS listener for the hook certificate on https://127.0.0.1:%d%s (hook.local-https.port;"
+                + " a seam for local runs)", config.localHttpsPort().get(), PATH);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (localHttps != null) {
+            localHttps.close();
+        }
+    }
+
+    private void generate(java.nio.file.Path dir) {
         String host = URI.create(config.certificateUrl()).getHost();
         Instant now = clock.instant();
         KeyPair caKey = KeyPairs.ecP256();
@@ -100,13 +166,4 @@ public class SigningIdentity {
         LOG.infof("Generated a local hook signing CA and key for %s under %s; receivers trust %s", host, dir,
                 dir.resolve("ca.pem"));
     }
-
-    private static String fingerprint(X509Certificate cert) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
 }

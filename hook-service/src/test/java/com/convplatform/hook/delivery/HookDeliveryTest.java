@@ -139,6 +139,10 @@ public class HookDeliveryTest {
         assertEquals("web", body.get("metadata").get("channel").asText());
         assertTrue(body.get("message_body").isTextual());
         assertTrue(!body.has("account_id"), "account_id is not part of the spec 2.2 body");
+        List<String> fields = new java.util.ArrayList<>();
+        body.fieldNames().forEachRemaining(fields::add);
+        assertEquals(List.of("user_id", "conversation_number", "message_body", "message_id", "sender", "timestamp",
+                "metadata", "signature_timestamp"), fields, "the spec 2.2 fields, in its order");
         assertEquals("1", hook.header("X-Hook-Attempt"));
         assertNotNull(hook.header("X-Hook-Delivery-Id"));
         await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
