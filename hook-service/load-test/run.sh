@@ -4,7 +4,8 @@
 # prints the figures and stops the service. HookLoadTest plays management-service's account lookup and the receivers.
 # Options (environment): WORKERS (8,64: intake calls in flight at once, a list), BATCH (1,32: events per intake call, a
 # list; 1 posts each event to POST /internal/v1/events, more use the batch intake, as upload-service sends them); every
-# combination is measured. ACCOUNTS (8), SECONDS_PER_PHASE (15), WARMUP_SECONDS (60), PORT (18082), RECEIVER_PORT (18182),
+# combination is measured. ACCOUNTS (8), SECONDS_PER_PHASE (15), WARMUP_SECONDS (150: on two cores the JIT compiler
+# keeps compiling for two to three minutes of load), PORT (18082), RECEIVER_PORT (18182),
 # DB (h2, or postgresql: the service is built for PostgreSQL and uses schema hook_load, emptied first, in the database
 # PG_URL, default jdbc:postgresql://127.0.0.1:5432/test, user PG_USER, default postgres), SERVICE_JAVA_OPTS.
 set -euo pipefail
@@ -29,5 +30,5 @@ start_service hook-service "$PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- ${db_env[@]
   HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true
 java -Dsun.net.httpserver.nodelay=true -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DinternalKey=load-test-internal-key \
   -DreceiverPort="$RECEIVER_PORT" -Daccounts="${ACCOUNTS:-8}" -Dworkers="${WORKERS:-8,64}" \
-  -Dseconds="${SECONDS_PER_PHASE:-15}" -Dwarmup="${WARMUP_SECONDS:-60}" -Dbatch="${BATCH:-1,32}" -DservicePid="$SERVICE_PID" \
+  -Dseconds="${SECONDS_PER_PHASE:-15}" -Dwarmup="${WARMUP_SECONDS:-150}" -Dbatch="${BATCH:-1,32}" -DservicePid="$SERVICE_PID" \
   com.convplatform.load.hook.HookLoadTest

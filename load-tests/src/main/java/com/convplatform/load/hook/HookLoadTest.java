@@ -61,7 +61,7 @@ import com.sun.net.httpserver.HttpServer;
  * System properties: {@code base} (http://127.0.0.1:18082), {@code internalKey}, {@code receiverPort} (18182),
  * {@code accounts} (8), {@code workers} (intake calls in flight, a list: 8,64), {@code batch} (events per call, a
  * list: 1,32; 1 posts each event to /internal/v1/events, more use /internal/v1/events/batch), {@code seconds} (15),
- * {@code warmup} (60), {@code servicePid} (the service's process, for its CPU time; none: not reported).
+ * {@code warmup} (150), {@code servicePid} (the service's process, for its CPU time; none: not reported).
  */
 public final class HookLoadTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -106,7 +106,7 @@ public final class HookLoadTest {
         int receiverPort = Integer.getInteger("receiverPort", 18182);
         int accounts = Integer.getInteger("accounts", 8);
         int seconds = Integer.getInteger("seconds", 15);
-        int warmup = Integer.getInteger("warmup", 60);
+        int warmup = Integer.getInteger("warmup", 150);
         List<Shape> shapes = new ArrayList<>();
         for (int b : ints(System.getProperty("batch", "1,32"))) {
             for (int w : ints(System.getProperty("workers", "8,64"))) {
