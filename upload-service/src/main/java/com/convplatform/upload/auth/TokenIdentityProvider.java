@@ -4,15 +4,22 @@ import java.time.Clock;
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jwt.consumer.ErrorCodes;
 import org.jose4j.jwt.consumer.InvalidJwtException;
+import org.jose4j.jwx.JsonWebStructure;
 import org.jose4j.lang.InvalidAlgorithmException;
+import org.jose4j.lang.JoseException;
 import org.jose4j.lang.UnresolvableKeyException;
 
 import com.convplatform.support.ApiException;
+import com.convplatform.support.ApiKeys;
+import com.convplatform.support.Roles;
 import com.convplatform.upload.config.UploadConfig;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -116,7 +123,7 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         try {
             jwt = parser.parse(token);
         } catch (ParseException e) {
-            throw failed(reason(e));
+            throw failed(reason(e, token));
         }
         // SmallRye JWT checks exp but leaves jose4j's limit on an iat in the future unset.
         if (jwt.getIssuedAtTime() - leewaySeconds > clock.instant().getEpochSecond()) {
@@ -146,7 +153,7 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
     }
 
     /** The sentence for a token that SmallRye JWT (jose4j) refused. */
-    private static String reason(ParseException e) {
+    private static String reason(ParseException e, String token) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof InvalidJwtException j) {
                 if (j.hasExpired()) {
@@ -162,7 +169,10 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
                     return "the token must be signed with ES256";
                 }
             } else if (t instanceof UnresolvableKeyException) {
-                return "the token's key is not one of the platform's";
+                // the JWKS is searched by kid and algorithm: say which of the two is wrong
+                return AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256.equals(algorithm(token))
+                        ? "the token's key is not one of the platform's"
+                        : "the token must be signed with ES256";
             } else if (t instanceof InvalidAlgorithmException) {
                 return "the token must be signed with ES256";
             }
@@ -170,12 +180,31 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         return "the token is not a valid JWT";
     }
 
+    private static String algorithm(String token) {
+        try {
+            return JsonWebStructure.fromCompactSerialization(token).getAlgorithmHeaderValue();
+        } catch (JoseException e) {
+            return null;
+        }
+    }
+
     private static AuthenticationFailedException failed(String why) {
         return new AuthenticationFailedException(invalid(why));
     }
 
     /** The 401 of spec 7, "Invalid authorization details: " and why. */
-    public static ApiException invalid(String why) {
+    static ApiException invalid(String why) {
         return new ApiException(401, "INVALID_AUTHORIZATION", "Invalid authorization details: " + why);
+    }
+
+    /**
+     * The operator key as a role (service-support's ApiKeyMechanism), and the refusal of an upload sent without
+     * credentials.
+     */
+    @Produces
+    @Singleton
+    static ApiKeys keys(UploadConfig config) {
+        return ApiKeys.of().with(Roles.OPERATOR, "upload.admin.api-key", config.admin().apiKey()).refusing(CLIENT,
+                invalid("send 'Authorization: Bearer <access token>' and the client-id header"));
     }
 }

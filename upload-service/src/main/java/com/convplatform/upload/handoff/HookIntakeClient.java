@@ -7,15 +7,24 @@ import java.util.Collections;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
 import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
+import com.convplatform.support.RequestIds;
 import com.convplatform.upload.config.UploadConfig;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
@@ -30,6 +39,37 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
  */
 @ApplicationScoped
 public class HookIntakeClient {
+    /**
+     * hook-service's intake (docs/contracts.md), at {@code upload.hook-service.url}. Its answers are read here
+     * ({@code disable-default-mapper}), so that a 404 (a hook-service without the batch intake) and a refusal can be
+     * told from a failure.
+     */
+    @RegisterRestClient(configKey = "hook-intake")
+    @Path("/internal/v1/events")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    interface HookIntake {
+        /** Up to 32 events, each with its upload's request id; answers 200 with one result per event. */
+        @POST
+        @Path("/batch")
+        Response batch(@HeaderParam("Authorization") String authorization, Batch batch);
+
+        /** One event, without a request id in its body; 202 when accepted (or accepted before). */
+        @POST
+        Response single(@HeaderParam("Authorization") String authorization,
+                @HeaderParam(RequestIds.HEADER) String requestId, ObjectNode event);
+    }
+
+    record Batch(List<ObjectNode> events) {
+    }
+
+    record BatchAnswer(List<Result> results) {
+    }
+
+    record Result(int status, @JsonProperty("error_code") String errorCode,
+            @JsonProperty("error_message") String errorMessage) {
+    }
+
     private final HookIntake intake;
     private final String authorization;
 
@@ -47,17 +87,17 @@ public class HookIntakeClient {
     @ExponentialBackoff
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = IOException.class)
     public List<String> postBatch(List<ObjectNode> events) throws IOException {
-        try (Response r = intake.batch(authorization, new HookIntake.Batch(events))) {
+        try (Response r = intake.batch(authorization, new Batch(events))) {
             int status = checked(r);
             if (status == 404) {
                 return null;
             } else if (status != 200) {
                 return Collections.nCopies(events.size(), "hook-service answered " + status);
             }
-            HookIntake.BatchAnswer answer = r.readEntity(HookIntake.BatchAnswer.class);
+            BatchAnswer answer = r.readEntity(BatchAnswer.class);
             List<String> out = new ArrayList<>(events.size());
             for (int i = 0; i < events.size(); i++) {
-                HookIntake.Result result = answer.results() == null || i >= answer.results().size()
+                Result result = answer.results() == null || i >= answer.results().size()
                         ? null
                         : answer.results().get(i);
                 out.add(result == null

@@ -56,6 +56,7 @@ public class UploadService {
     static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
     private static final Pattern AUTH_ID = Pattern.compile("[A-Za-z0-9]{1,64}");
+    static final String AUTH_ID_REQUIRED = "auth_id is required: 1 to 64 letters and digits";
     private static final Pattern BUSINESS_ID = Pattern.compile("[0-9]{1,32}");
     private static final Pattern UNSAFE_NAME_CHARACTERS = Pattern.compile("[^A-Za-z0-9._-]");
     private static final Pattern UNDERSCORES = Pattern.compile("_+");
@@ -160,7 +161,7 @@ public class UploadService {
 
     private ToRecord check(Caller caller, UploadForm f, String requestId) {
         if (f.authId == null || !AUTH_ID.matcher(f.authId).matches()) {
-            throw bad("INVALID_AUTH_ID", "auth_id is required: 1 to 64 letters and digits");
+            throw bad("INVALID_AUTH_ID", AUTH_ID_REQUIRED);
         }
         if (f.businessId == null || !BUSINESS_ID.matcher(f.businessId).matches()) {
             throw bad("INVALID_BUSINESS_ID", "business_id is required: a string of digits");

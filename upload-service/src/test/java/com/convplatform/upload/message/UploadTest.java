@@ -320,6 +320,7 @@ class UploadTest {
                         out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
                         out.write(chunk);
                         out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                        java.util.Arrays.fill(chunk, 0, part.length, (byte) 'x'); // the part's head once only
                     }
                 } catch (IOException closed) {
                     // the server stopped reading and closed; its answer is already in the receive buffer

@@ -1,0 +1,64 @@
+package com.convplatform.upload.auth;
+
+import static com.convplatform.upload.auth.TokenRulesTest.refused;
+import static com.convplatform.upload.auth.TokenRulesTest.upload;
+import static io.restassured.RestAssured.given;
+
+import java.security.KeyPair;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.upload.PlatformStubsResource;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+
+/**
+ * A key removed from the JWKS stops being accepted once the JWKS's cache life has passed (here its answer's
+ * Cache-Control max-age, 1 s; smallrye.jwt.jwks.refresh-interval otherwise) and the verified token has been forgotten
+ * (upload.verified-token-ttl, 1 s here): the same token and a new one of that key are refused, the other keys still
+ * work. Its own profile, so that the JWKS is first downloaded by this test.
+ */
+@QuarkusTest
+@TestProfile(JwksRefreshTest.ShortLives.class)
+@QuarkusTestResource(PlatformStubsResource.class)
+class JwksRefreshTest {
+    public static class ShortLives implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("upload.verified-token-ttl", "PT1S");
+        }
+    }
+
+    @AfterEach
+    void restored() {
+        PlatformStubs.PUBLISHED.remove("rotated");
+        PlatformStubs.jwksMaxAge = 0;
+    }
+
+    @Test
+    void aKeyRemovedFromTheJwksStopsBeingAccepted() throws Exception {
+        given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
+                .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users");
+        KeyPair rotated = KeyPairs.ecP256();
+        PlatformStubs.PUBLISHED.put("rotated", rotated);
+        PlatformStubs.jwksMaxAge = 1;
+        String token = PlatformStubs.token(rotated, "rotated", "ES256", Map.of("jti", "r1"));
+        upload(token, "client-1").statusCode(200);
+        upload(token, "client-1").statusCode(200);
+
+        PlatformStubs.PUBLISHED.remove("rotated");
+        Thread.sleep(2500);
+        refused(token, "the token's key is not one of the platform's");
+        refused(PlatformStubs.token(rotated, "rotated", "ES256", Map.of("jti", "r2")),
+                "the token's key is not one of the platform's");
+        upload(PlatformStubs.token(), "client-1").statusCode(200);
+    }
+}
