@@ -1,6 +1,5 @@
 package com.convplatform.support;
 
-import java.net.http.HttpRequest;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
@@ -41,11 +40,6 @@ public class RequestIds {
     public static String current() {
         Object id = MDC.get(MDC_KEY);
         return id == null ? null : id.toString();
-    }
-
-    /** Adds {@value #HEADER} to an outgoing call to another service when there is an id to pass on. */
-    public static HttpRequest.Builder passOn(HttpRequest.Builder request, String id) {
-        return id == null ? request : request.header(HEADER, id);
     }
 
     @ServerRequestFilter(preMatching = true)

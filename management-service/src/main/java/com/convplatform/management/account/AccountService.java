@@ -27,8 +27,9 @@ import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.support.ApiException;
-import com.convplatform.support.BoundedCache;
 import com.convplatform.support.SqlExists;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 /** Accounts, their clients and their registered self-signed certificates. */
 @ApplicationScoped
@@ -39,9 +40,9 @@ public class AccountService {
     private final Clock clock;
     private final ManagementConfig config;
     private final DataSource dataSource;
-    private final BoundedCache<String, X509Certificate> parsed = new BoundedCache<>(CACHED);
-    private final BoundedCache<String, Signer> signers = new BoundedCache<>(CACHED);
-    private final BoundedCache<String, String> clientAccounts = new BoundedCache<>(CACHED);
+    private final Cache<String, X509Certificate> parsed = Caffeine.newBuilder().maximumSize(CACHED).build();
+    private final Cache<String, Signer> signers = Caffeine.newBuilder().maximumSize(CACHED).build();
+    private final Cache<String, String> clientAccounts = Caffeine.newBuilder().maximumSize(CACHED).build();
 
     public AccountService(Clock clock, ManagementConfig config, DataSource dataSource) {
         this.clock = clock;
@@ -90,7 +91,7 @@ public class AccountService {
      */
     public Optional<Signer> byFqdn(String fqdn) {
         String key = fqdn.toLowerCase(Locale.ROOT);
-        Signer known = signers.get(key);
+        Signer known = signers.getIfPresent(key);
         if (known != null) {
             return Optional.of(known);
         }
@@ -123,7 +124,7 @@ public class AccountService {
      * most {@value #CACHED}); one not found is looked up again next time.
      */
     public boolean isClientOf(String accountId, String clientId) {
-        if (accountId.equals(clientAccounts.get(clientId))) {
+        if (accountId.equals(clientAccounts.getIfPresent(clientId))) {
             return true;
         }
         boolean found = Client.<Client>find("id = ?1 and accountId = ?2", clientId, accountId).firstResultOptional()
@@ -177,7 +178,7 @@ public class AccountService {
         if (r.revokedAt == null) {
             r.revokedAt = clock.instant();
         }
-        parsed.remove(certificateUuid);
+        parsed.invalidate(certificateUuid);
     }
 
     /**
@@ -189,7 +190,7 @@ public class AccountService {
         if (certificateUuid == null || certificateUuid.length() > 64) {
             return Optional.empty();
         }
-        X509Certificate known = parsed.get(certificateUuid);
+        X509Certificate known = parsed.getIfPresent(certificateUuid);
         if (known != null) {
             return stillActive(accountId, certificateUuid) ? Optional.of(known) : Optional.empty();
         }
