@@ -14,4 +14,5 @@ start_service management-service "$PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- \
   MANAGEMENT_ADMIN_API_KEY=load-test-operator-key MANAGEMENT_DATA_DIR="$DATA"
 java -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DadminKey=load-test-operator-key \
   -Dworkers="${WORKERS:-16}" -Dseconds="${SECONDS_PER_OP:-30}" -Dwarmup="${WARMUP_SECONDS:-30}" -DkeyType="${KEY_TYPE:-rsa}" \
+  -DservicePid="$SERVICE_PID" \
   com.convplatform.load.management.ManagementLoadTest

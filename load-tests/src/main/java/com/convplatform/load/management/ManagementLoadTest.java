@@ -97,8 +97,8 @@ public final class ManagementLoadTest {
         double verify = LoadMeasure.ceiling(() -> verifyOnce(kp, rsa), ceilingSeconds);
         double jwt = LoadMeasure.ceiling(ManagementLoadTest::jwtSignOnce, ceilingSeconds);
         double ceiling = 1 / (1 / verify + 1 / jwt);
-        System.out.printf("%n%-22s %10s %10s %10s %8s %8s%n", "operation", "requests", "req/s", "p50 ms", "p99 ms",
-                "errors");
+        System.out.printf("%n%-22s %10s %10s %10s %8s %8s %12s %12s%n", "operation", "requests", "req/s", "p50 ms",
+                "p99 ms", "errors", "svc CPU ms/r", "gen CPU ms/r");
         token.print("token issuing");
         clients.print("client enumeration");
         tokenWarmup.print("(warm-up) token");
@@ -119,14 +119,18 @@ public final class ManagementLoadTest {
         long count;
         long errors;
         double seconds;
+        /** CPU time per request of the service (-1: no servicePid given) and of this generator, in ms. */
+        double serviceCpuMs;
+        double ownCpuMs;
 
         double rate() {
             return count / seconds;
         }
 
         void print(String name) {
-            System.out.printf("%-22s %10d %10.0f %10.2f %8.2f %8d%n", name, count, rate(),
-                    LoadMeasure.percentileMs(latencies, 0.50), LoadMeasure.percentileMs(latencies, 0.99), errors);
+            System.out.printf("%-22s %10d %10.0f %10.2f %8.2f %8d %12s %12.3f%n", name, count, rate(),
+                    LoadMeasure.percentileMs(latencies, 0.50), LoadMeasure.percentileMs(latencies, 0.99), errors,
+                    serviceCpuMs < 0 ? "-" : String.format("%.3f", serviceCpuMs), ownCpuMs);
         }
     }
 
@@ -139,6 +143,7 @@ public final class ManagementLoadTest {
         List<long[]> perWorker = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         List<Future<?>> futures = new ArrayList<>();
+        long[] cpuAtStart = cpu();
         long start = System.nanoTime();
         for (int w = 0; w < workers; w++) {
             long[] lat = new long[2_000_000 / workers];
@@ -186,7 +191,21 @@ public final class ManagementLoadTest {
         r.count = count.get();
         r.errors = errors.get();
         r.latencies = perWorker.stream().flatMapToLong(a -> Arrays.stream(a).filter(x -> x > 0)).toArray();
+        long[] cpu = cpu();
+        r.serviceCpuMs = cpu[0] < 0 ? -1 : (cpu[0] - cpuAtStart[0]) / 1e6 / Math.max(1, r.count);
+        r.ownCpuMs = (cpu[1] - cpuAtStart[1]) / 1e6 / Math.max(1, r.count);
         return r;
+    }
+
+    /** The service's process ({@code servicePid}, given by run.sh), for its CPU time. */
+    private static final java.util.Optional<ProcessHandle> SERVICE = java.util.Optional
+            .ofNullable(System.getProperty("servicePid")).flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)));
+
+    /** CPU time used so far by the service (-1 without its pid) and by this program, in nanoseconds. */
+    private static long[] cpu() {
+        long own = ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        long svc = SERVICE.flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
+        return new long[]{svc, own};
     }
 
     private static final byte[] SAMPLE = "{\"client_id\":\"c\",\"fqdn\":\"f.example.org\",\"timestamp\":\"2026-01-01T00:00:00Z\"}"
