@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 import jakarta.validation.Valid;
@@ -30,8 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.hook.delivery.Delivery;
-import com.convplatform.hook.delivery.DeliveryAttempt;
-import com.convplatform.hook.delivery.EndpointState;
+import com.convplatform.hook.delivery.Delivery.EndpointState;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
 
@@ -83,11 +81,9 @@ public class AdminResource {
     }
 
     private final Clock clock;
-    private final EntityManager em;
 
-    public AdminResource(Clock clock, EntityManager em) {
+    public AdminResource(Clock clock) {
         this.clock = clock;
-        this.em = em;
     }
 
     @GET
@@ -99,19 +95,17 @@ public class AdminResource {
             @QueryParam("status") @Pattern(regexp = "PENDING|DELIVERED|DEAD", message = "INVALID_STATUS: status is one of PENDING, DELIVERED, DEAD") @Parameter(example = "DEAD") String status,
             @QueryParam("account_id") @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
             @QueryParam("limit") @Parameter(description = "1 to 1000 (taken within those bounds); 100 when absent") Integer limit) {
-        StringBuilder q = new StringBuilder("1 = 1");
         Map<String, Object> params = new HashMap<>();
         if (status != null) {
-            q.append(" and status = :status");
             params.put("status", status);
         }
         if (accountId != null) {
-            q.append(" and accountId = :account");
-            params.put("account", accountId);
+            params.put("accountId", accountId);
         }
+        String where = String.join(" and ", params.keySet().stream().map(field -> field + " = :" + field).toList());
         int n = limit == null ? 100 : Math.max(1, Math.min(limit, 1000));
-        return Delivery.<Delivery>find(q.toString(), Sort.descending("createdAt"), params).page(Page.ofSize(n))
-                .list().stream().map(DeliveryView::of).toList();
+        return Delivery.<Delivery>find(where, Sort.descending("createdAt"), params).page(Page.ofSize(n)).list()
+                .stream().map(DeliveryView::of).toList();
     }
 
     @GET
@@ -121,7 +115,7 @@ public class AdminResource {
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public List<AttemptView> attempts(@PathParam("id") String id) {
         delivery(id);
-        return DeliveryAttempt.<DeliveryAttempt>list("deliveryId = ?1 order by attempt", id).stream()
+        return Delivery.Attempt.<Delivery.Attempt>list("deliveryId = ?1 order by attempt", id).stream()
                 .map(a -> new AttemptView(a.attempt, a.startedAt, a.latencyMs, a.statusCode, a.error)).toList();
     }
 
@@ -182,7 +176,7 @@ public class AdminResource {
     public EndpointView disable(
             @PathParam("accountId") @Size(max = 64, message = INVALID_ACCOUNT) @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
             @Valid DisableRequest body) {
-        EndpointState s = em.find(EndpointState.class, accountId, LockModeType.PESSIMISTIC_WRITE);
+        EndpointState s = EndpointState.findById(accountId, LockModeType.PESSIMISTIC_WRITE);
         if (s == null) {
             s = new EndpointState();
             s.accountId = accountId;
@@ -193,7 +187,7 @@ public class AdminResource {
         s.disabledReason = body == null || body.reason() == null || body.reason().isBlank()
                 ? "disabled by an operator"
                 : body.reason();
-        em.flush();
+        EndpointState.flush();
         return endpoint(accountId);
     }
 
@@ -213,7 +207,7 @@ public class AdminResource {
     @Operation(summary = "Clear the failure streak and send every held delivery now")
     @APIResponse(responseCode = "200", description = "The endpoint, enabled")
     public EndpointView enable(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
-        EndpointState s = em.find(EndpointState.class, accountId, LockModeType.PESSIMISTIC_WRITE);
+        EndpointState s = EndpointState.findById(accountId, LockModeType.PESSIMISTIC_WRITE);
         if (s != null) {
             s.disabledAt = null;
             s.disabledBy = null;
@@ -223,7 +217,7 @@ public class AdminResource {
             Delivery.update("nextAttemptAt = ?1 where accountId = ?2 and status = ?3 and nextAttemptAt > ?1"
                     + " and (leaseUntil is null or leaseUntil < ?1)", clock.instant(), accountId, Delivery.PENDING);
         }
-        em.flush();
+        EndpointState.flush();
         return endpoint(accountId);
     }
 

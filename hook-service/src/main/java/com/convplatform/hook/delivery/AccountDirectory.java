@@ -23,11 +23,9 @@ import io.quarkus.cache.CacheResult;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
 /**
- * Webhook URLs of accounts, from management-service ({@link Management}), with the policy: found and unknown (404)
- * accounts cached for {@code hook.management.cache-ttl} (a hit reaches neither client nor breaker); a failure retried
- * twice with backoff (the GET is idempotent); a breaker that opens when half of 10 lookups failed and tries again
- * after 5 s, so a management-service that is down costs a delivery no time-outs. A failure that remains is thrown:
- * the delivery is the platform's failure, retried later, never lost.
+ * Webhook URLs of accounts, from management-service: found and unknown (404) accounts cached (a hit reaches neither
+ * client nor breaker); a failure retried twice with backoff (the GET is idempotent); a breaker, so a management-service
+ * that is down costs a delivery no time-outs. A failure that remains is thrown: the platform's, retried, never lost.
  */
 @ApplicationScoped
 public class AccountDirectory {

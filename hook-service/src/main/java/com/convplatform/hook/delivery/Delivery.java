@@ -4,13 +4,14 @@ import java.time.Instant;
 
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.Table;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
-/** The outbox row of one event to one endpoint: PENDING until DELIVERED or DEAD. */
+/**
+ * The outbox row of one event to one endpoint: PENDING until DELIVERED or DEAD. The tables are the entity names in
+ * snake case (the physical naming strategy); the nested entities name themselves, as Panache's queries use the name.
+ */
 @Entity
-@Table(name = "delivery")
 public class Delivery extends PanacheEntityBase {
     public static final String PENDING = "PENDING";
     public static final String DELIVERED = "DELIVERED";
@@ -28,4 +29,33 @@ public class Delivery extends PanacheEntityBase {
     public String lastError;
     public Instant deliveredAt;
     public Instant createdAt;
+
+    /** One HTTP attempt of a delivery. */
+    @Entity(name = "DeliveryAttempt")
+    public static class Attempt extends PanacheEntityBase {
+        @Id
+        public String id;
+        public String deliveryId;
+        public int attempt;
+        public Instant startedAt;
+        public long latencyMs;
+        public Integer statusCode;
+        public String error;
+    }
+
+    /** One account endpoint's streak of failed attempts and whether it is disabled; no row: healthy and enabled. */
+    @Entity(name = "EndpointState")
+    public static class EndpointState extends PanacheEntityBase {
+        public static final String BY_RULE = "rule";
+        public static final String BY_OPERATOR = "operator";
+
+        @Id
+        public String accountId;
+        public int consecutiveFailures;
+        public Instant failingSince;
+        public Instant lastFailureAt;
+        public Instant disabledAt;
+        public String disabledBy;
+        public String disabledReason;
+    }
 }

@@ -28,17 +28,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.hook.delivery.Delivery.EndpointState;
 import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.TimeOrderedIds;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The outbox's state changes, each in one short transaction: events taken in, claims, outcomes. A claim is a
- * conditional UPDATE on the lease, so each due delivery goes to one replica per attempt (H2 and PostgreSQL alike); a
- * replica that dies loses its leases when they expire. These run for every delivery: plain JDBC in a
- * {@link LocalTransaction} (no JTA, no Hibernate session), each statement's text the same whatever the number of rows
- * (the database parses it once per connection).
+ * The outbox's state changes, each in one short transaction: events taken in, claims (a conditional UPDATE on the
+ * lease: one replica per attempt), outcomes. They run for every delivery: plain JDBC in a {@link LocalTransaction} (no
+ * JTA, no Hibernate session), each statement's text the same whatever the number of rows (parsed once per connection).
  */
 @ApplicationScoped
 public class DeliveryStore {
@@ -58,9 +57,9 @@ public class DeliveryStore {
     }
 
     /**
-     * What one attempt came to. {@code endpointFault} says whether the failure counts against the receiver's endpoint
-     * (an error answer, a time-out, a refused connection, a refused address), as opposed to the platform's own trouble
-     * (account lookup down), which never counts towards disabling an endpoint.
+     * What one attempt came to. {@code endpointFault}: the failure counts against the receiver's endpoint (an error
+     * answer, a time-out, a refused connection or address); the platform's own trouble (account lookup down) never
+     * does.
      */
     public record Outcome(Integer statusCode, String error, Duration retryAfter, boolean permanent,
             boolean endpointFault) {
@@ -68,11 +67,8 @@ public class DeliveryStore {
         /** The receiver answered; 2xx is success, anything else an endpoint failure. */
         public static Outcome answered(int statusCode, Duration retryAfter) {
             boolean ok = statusCode >= 200 && statusCode < 300;
-            String error = ok
-                    ? null
-                    : "HTTP " + statusCode
-                            + (statusCode >= 300 && statusCode < 400 ? " (redirects are not followed)" : "");
-            return new Outcome(statusCode, error, retryAfter, false, !ok);
+            String redirect = statusCode >= 300 && statusCode < 400 ? " (redirects are not followed)" : "";
+            return new Outcome(statusCode, ok ? null : "HTTP " + statusCode + redirect, retryAfter, false, !ok);
         }
 
         /** No answer from the receiver, or its address refused: retried, and counted against the endpoint. */
@@ -120,13 +116,12 @@ public class DeliveryStore {
             + " next_attempt_at, created_at) values (?, ?, ?, 'PENDING', 0, ?, ?)";
 
     /**
-     * Stores each event with its delivery, due now, in one transaction (all or none), unless the same (account_id,
-     * message_id) was accepted before or earlier in the list; one outcome per event, in order. When the list fails,
-     * the group-commit writer gives each event alone again; one that then fails because another replica stored it
-     * meanwhile (the unique constraint let that one in) is answered as that one's duplicate.
+     * Stores each event with its delivery, due now, in one transaction, unless its (account_id, message_id) was
+     * accepted before or earlier in the list; one outcome per event, in order. A list that fails is given again event
+     * by event (group commit); one another replica stored meanwhile (unique constraint) is answered as a duplicate.
      */
     public List<Accepted> acceptAll(List<Valid> events) {
-        OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
+        OffsetDateTime now = utc(clock.instant());
         List<Accepted> out;
         try {
             out = LocalTransaction.run(dataSource, "Storing the events", c -> store(c, events, now));
@@ -183,10 +178,9 @@ public class DeliveryStore {
 
     /**
      * Takes the oldest due deliveries of endpoints not disabled, unless another claim took them first (the lease test
-     * is repeated outside the pick, and re-checked after the row lock). The pick's order names both columns of the due
-     * index, so H2 reads it in order and stops at the limit (by the due time alone it sorted every pending row: 10 ms
-     * with 100 000 pending). Claimed rows are due again at their lease's end: they leave the head of the index, and a
-     * replica that dies hands them on.
+     * is repeated outside the pick, re-checked after the row lock). The order names both columns of the due index, so
+     * H2 reads it in order and stops at the limit (by the due time alone it sorted every pending row: 10 ms with
+     * 100 000 pending). Claimed rows are due again at their lease's end, so a replica that dies hands them on.
      */
     private static final String TAKE = "update delivery set lease_owner = ?, lease_until = ?, next_attempt_at = ?"
             + " where status = 'PENDING' and (lease_until is null or lease_until < ?) and id in (select d.id from"

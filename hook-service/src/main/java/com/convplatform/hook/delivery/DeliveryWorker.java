@@ -27,6 +27,7 @@ import com.convplatform.crypto.hook.HookHeaders;
 import com.convplatform.crypto.hook.HookSigner;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.hook.config.HookConfig;
+import com.convplatform.hook.delivery.Delivery.EndpointState;
 import com.convplatform.hook.delivery.DeliveryStore.Outcome;
 import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.GroupCommit;
@@ -41,18 +42,15 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 
 /**
- * Delivers due hooks: signs each attempt at send time (a fresh {@code signature_timestamp} on every retry), POSTs it
- * and records the outcome. One dispatcher thread claims due deliveries (new events: intake wakes it after each commit;
- * retries; events other replicas took in), up to {@code batch-size} at a time, while this replica holds fewer than
- * {@code max-in-flight}; it also claims at every {@code poll-interval}. Every delivery takes that one path, whatever
- * the number of intake callers. Each has a sender thread, and at most {@code per-endpoint} of an endpoint's senders
- * send at once; the others wait for their turn, in order.
+ * Delivers due hooks, each attempt signed at send time (a fresh {@code signature_timestamp} on every retry). One
+ * dispatcher thread claims due deliveries (woken by intake after each commit, and every {@code poll-interval}), up to
+ * {@code batch-size} at a time while this replica holds fewer than {@code max-in-flight}: one path for every delivery,
+ * whatever the number of intake callers (README, Delivery). Each has a sender thread; at most {@code per-endpoint} of
+ * an endpoint's senders send at once, the others wait for their turn, in order.
  */
 @ApplicationScoped
 public class DeliveryWorker {
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
-    static final String DELIVERY_ID_HEADER = "X-Hook-Delivery-Id";
-    static final String ATTEMPT_HEADER = "X-Hook-Attempt";
     /** A delivery is sent only if its lease outlasts the attempt by this much; otherwise it is given back. */
     private static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
     private static final int STOP_GRACE_SECONDS = 5;
@@ -229,8 +227,8 @@ public class DeliveryWorker {
             InetAddress[] addresses = poster.addresses(target); // resolved and checked once; sent to one of these
             HookSigner.SignedHeaders signed = identity.signer().sign(body);
             Map<String, String> headers = Map.of("Content-Type", "application/json", HookHeaders.SIGNATURE,
-                    signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), DELIVERY_ID_HEADER,
-                    c.id(), ATTEMPT_HEADER, String.valueOf(c.attempt()));
+                    signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), "X-Hook-Delivery-Id",
+                    c.id(), "X-Hook-Attempt", String.valueOf(c.attempt()));
             HookPoster.Answer a = poster.post(target, addresses, headers, body);
             return Outcome.answered(a.status(), a.retryAfter());
         } catch (IllegalArgumentException e) {

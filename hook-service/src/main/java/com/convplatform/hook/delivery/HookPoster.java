@@ -2,7 +2,6 @@ package com.convplatform.hook.delivery;
 
 import java.io.IOException;
 import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -11,6 +10,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,16 +39,17 @@ import io.vertx.core.net.SocketAddress;
 import io.vertx.core.net.TrustOptions;
 
 /**
- * Sends one hook to an address the SSRF guard checked. {@link #addresses(URI)} resolves the URL's host once; unless
- * private networks are allowed, every address must pass the guard ({@link #refusal}); {@link #post} connects to those
- * addresses only, in order (the next one only when no connection opened), while {@code Host}, TLS SNI and the
- * certificate check keep the URL's host. A DNS answer that changes meanwhile (DNS rebinding) cannot steer a hook to
- * an internal address: the name is never resolved again. That is why this is a Vert.x client of its own, not a Quarkus
- * REST client like the account lookup: a REST client resolves the host when it connects. Redirects are not followed;
- * the answer's body is dropped, and one over {@value #MAX_DISCARDED} bytes closes the connection.
+ * Sends one hook to an address the SSRF guard checked: {@link #addresses(URI)} resolves the host once and checks every
+ * address ({@link #refusal}); {@link #post} connects to those only, in order (the next only when no connection opened),
+ * while {@code Host}, SNI and the certificate check keep the URL's host, so DNS rebinding cannot reach an internal
+ * address. That is why this is a Vert.x client of its own, not a Quarkus REST client like the account lookup: a REST
+ * client resolves the host again when it connects. Redirects are not followed; the answer's body is dropped (over
+ * {@value #MAX_DISCARDED} bytes closes the connection).
  */
 final class HookPoster implements AutoCloseable {
     static final int MAX_DISCARDED = 1024 * 1024;
+    private static final byte[] V4_MAPPED = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff};
+    private static final byte[] NAT64 = {0, 0x64, (byte) 0xff, (byte) 0x9b};
 
     /** Name resolution: the system's, or the {@code hook.delivery.resolve} seam in front of it. */
     interface Resolver {
@@ -149,13 +150,11 @@ final class HookPoster implements AutoCloseable {
         if (addresses.length == 0) {
             throw new NotSent("the webhook host " + host + " does not resolve");
         }
-        if (!allowPrivateNetworks) {
-            for (InetAddress a : addresses) {
-                String why = refusal(a);
-                if (why != null) {
-                    throw new NotSent("refused by the SSRF guard: " + host + " resolves to " + a.getHostAddress()
-                            + ", " + why);
-                }
+        for (int i = 0; i < addresses.length && !allowPrivateNetworks; i++) {
+            String why = refusal(addresses[i]);
+            if (why != null) {
+                throw new NotSent("refused by the SSRF guard: " + host + " resolves to " + addresses[i].getHostAddress()
+                        + ", " + why);
             }
         }
         return addresses;
@@ -244,11 +243,8 @@ final class HookPoster implements AutoCloseable {
     }
 
     private static Duration retryAfter(String value) {
-        if (value == null) {
-            return null;
-        }
         try {
-            return Duration.ofSeconds(Math.max(0, Long.parseLong(value.trim())));
+            return value == null ? null : Duration.ofSeconds(Math.max(0, Long.parseLong(value.trim())));
         } catch (NumberFormatException e) {
             return null;
         }
@@ -263,8 +259,8 @@ final class HookPoster implements AutoCloseable {
     /**
      * The SSRF guard: why a resolved address is refused, or null when it is a public unicast address. Refused:
      * unspecified, loopback, link-local (including the 169.254.169.254 metadata address), site-local (10/8,
-     * 172.16/12, 192.168/16), carrier-grade NAT (100.64/10), benchmarking (198.18/15), multicast, IPv6 unique-local
-     * (fc00::/7), and IPv4-mapped or NAT64 forms of any of those.
+     * 172.16/12, 192.168/16), carrier-grade NAT (100.64/10), benchmarking (198.18/15), reserved (0/8, 240/4),
+     * multicast, IPv6 unique-local (fc00::/7), and IPv4-mapped or NAT64 (64:ff9b::/32) forms of any of those.
      */
     static String refusal(InetAddress a) {
         if (a.isAnyLocalAddress()) {
@@ -283,44 +279,27 @@ final class HookPoster implements AutoCloseable {
             return "a multicast address";
         }
         byte[] b = a.getAddress();
+        int b0 = b[0] & 0xff;
+        int b1 = b[1] & 0xff;
         if (a instanceof Inet4Address) {
-            int b0 = b[0] & 0xff;
-            int b1 = b[1] & 0xff;
             if (b0 == 100 && b1 >= 64 && b1 <= 127) {
                 return "a carrier-grade NAT address (100.64.0.0/10)";
             }
             if (b0 == 198 && (b1 == 18 || b1 == 19)) {
                 return "a benchmarking address (198.18.0.0/15)";
             }
-            if (b0 == 0 || b0 >= 240) {
-                return "a reserved address";
-            }
+            return b0 == 0 || b0 >= 240 ? "a reserved address" : null;
+        }
+        if ((b0 & 0xfe) == 0xfc) {
+            return "an IPv6 unique-local address (fc00::/7)";
+        }
+        if (!Arrays.equals(b, 0, 12, V4_MAPPED, 0, 12) && !Arrays.equals(b, 0, 4, NAT64, 0, 4)) {
             return null;
         }
-        if (a instanceof Inet6Address) {
-            if ((b[0] & 0xfe) == 0xfc) {
-                return "an IPv6 unique-local address (fc00::/7)";
-            }
-            boolean mapped = true;
-            for (int i = 0; i < 10; i++) {
-                mapped &= b[i] == 0;
-            }
-            if (mapped && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff) {
-                return embedded(b, 12);
-            }
-            if ((b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b) {
-                return embedded(b, 12); // 64:ff9b::/96 NAT64
-            }
-        }
-        return null;
-    }
-
-    private static String embedded(byte[] b, int offset) {
         try {
-            byte[] v4 = {b[offset], b[offset + 1], b[offset + 2], b[offset + 3]};
-            String inner = refusal(InetAddress.getByAddress(v4));
+            String inner = refusal(InetAddress.getByAddress(Arrays.copyOfRange(b, 12, 16)));
             return inner == null ? null : "an IPv6 form of " + inner;
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return "an unreadable address";
         }
     }

@@ -222,10 +222,7 @@ public class IntakeResource {
         }
     }
 
-    /**
-     * Completes once all the events are stored (group commit), on this request's event loop, which writes the answer:
-     * no thread waits meanwhile.
-     */
+    /** Completes once all the events are stored (group commit), on this request's event loop: no thread waits. */
     private Uni<List<DeliveryStore.Accepted>> whenStored(List<DeliveryStore.Valid> valid) {
         Context context = Vertx.currentContext();
         List<CompletableFuture<DeliveryStore.Accepted>> futures = writer.submitAll(valid);

@@ -50,12 +50,10 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 
 /**
- * The platform's hook-signing key and certificate chain, and (spec 4.3) the document receivers download to verify
- * hooks with. From PEM files when configured (Kubernetes secrets); otherwise a local CA and an RSA-2048 signing
- * certificate for the host of {@code hook.certificate-url} are made on first start and kept under the data directory
- * ({@code signing/ca.pem} is what receivers trust). Also the {@code hook.local-https.port} seam: an HTTPS listener on
- * 127.0.0.1 with the signing certificate, serving only the document, so a receiver on a developer's machine verifies
- * hooks as in production.
+ * The hook-signing key and chain, and the document receivers verify hooks with (spec 4.3): from PEM files when
+ * configured, otherwise a local CA and RSA-2048 certificate for the host of {@code hook.certificate-url}, made on first
+ * start under the data directory (receivers trust {@code signing/ca.pem}). Also the {@code hook.local-https.port} seam
+ * (README, Configuration): an HTTPS listener on 127.0.0.1 serving only the document.
  */
 @ApplicationScoped
 @Path(SigningIdentity.PATH)
