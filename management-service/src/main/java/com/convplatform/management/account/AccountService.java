@@ -87,18 +87,12 @@ public class AccountService {
 
     /**
      * The account registered for this FQDN. Accounts are never changed or removed, so one found is kept (at most
-     * {@value #CACHED} of them); an FQDN not found is looked up again next time, so a new account is known at once.
+     * {@value #CACHED} of them); an FQDN not found is not kept, so a new account is known at once.
      */
     public Optional<Signer> byFqdn(String fqdn) {
-        String key = fqdn.toLowerCase(Locale.ROOT);
-        Signer known = signers.getIfPresent(key);
-        if (known != null) {
-            return Optional.of(known);
-        }
-        Optional<Signer> found = Account.<Account>find("fqdn", key).firstResultOptional()
-                .map(a -> new Signer(a.id, a.fqdn, a.businessId));
-        found.ifPresent(a -> signers.put(key, a));
-        return found;
+        return Optional.ofNullable(signers.get(fqdn.toLowerCase(Locale.ROOT),
+                key -> Account.<Account>find("fqdn", key).firstResultOptional()
+                        .map(a -> new Signer(a.id, a.fqdn, a.businessId)).orElse(null)));
     }
 
     @Transactional
@@ -120,19 +114,12 @@ public class AccountService {
     }
 
     /**
-     * Whether the client belongs to the account. Clients are never moved or removed, so a client found is kept (at
-     * most {@value #CACHED}); one not found is looked up again next time.
+     * Whether the client belongs to the account. Clients are never moved or removed, so a client's account is kept
+     * once found (at most {@value #CACHED}); a client not found is not kept.
      */
     public boolean isClientOf(String accountId, String clientId) {
-        if (accountId.equals(clientAccounts.getIfPresent(clientId))) {
-            return true;
-        }
-        boolean found = Client.<Client>find("id = ?1 and accountId = ?2", clientId, accountId).firstResultOptional()
-                .isPresent();
-        if (found) {
-            clientAccounts.put(clientId, accountId);
-        }
-        return found;
+        return accountId.equals(clientAccounts.get(clientId, id -> Client.<Client>findByIdOptional(id)
+                .map(c -> c.accountId).orElse(null)));
     }
 
     @Transactional

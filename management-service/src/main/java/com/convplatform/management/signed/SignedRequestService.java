@@ -11,6 +11,7 @@ import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.ClientList;
 import com.convplatform.management.token.TokenService;
 import com.convplatform.support.ApiException;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -40,10 +41,9 @@ public class SignedRequestService {
     }
 
     /** A token response. */
-    public record TokenResponse(@com.fasterxml.jackson.annotation.JsonProperty("access_token") String accessToken,
-            @com.fasterxml.jackson.annotation.JsonProperty("token_type") String tokenType,
-            @com.fasterxml.jackson.annotation.JsonProperty("expires_in") long expiresIn,
-            @com.fasterxml.jackson.annotation.JsonProperty("client_id") String clientId) {
+    public record TokenResponse(@JsonProperty("access_token") String accessToken,
+            @JsonProperty("token_type") String tokenType, @JsonProperty("expires_in") long expiresIn,
+            @JsonProperty("client_id") String clientId) {
     }
 
     private final ManagementRequestVerifier verifier;
@@ -90,7 +90,11 @@ public class SignedRequestService {
         if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
             throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json");
         }
-        byte[] body = readLimited(in);
+        byte[] body = in == null ? new byte[0] : in;
+        if (body.length > MAX_BODY) {
+            throw new ApiException(413, "BODY_TOO_LARGE",
+                    "The body is larger than " + MAX_BODY + " bytes; management requests are small JSON objects");
+        }
         JsonNode json;
         try {
             json = STRICT.readTree(body);
@@ -124,17 +128,6 @@ public class SignedRequestService {
             throw new IllegalStateException(e);
         }
         return new Verified(account, json);
-    }
-
-    private static byte[] readLimited(byte[] data) {
-        if (data == null) {
-            return new byte[0];
-        }
-        if (data.length > MAX_BODY) {
-            throw new ApiException(413, "BODY_TOO_LARGE",
-                    "The body is larger than " + MAX_BODY + " bytes; management requests are small JSON objects");
-        }
-        return data;
     }
 
     private ApiException refuse(int status, String code, String message) {
