@@ -2,6 +2,7 @@ package com.convplatform.upload.auth;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -40,19 +41,14 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The upload's caller (spec 5.3): a bearer token that SmallRye JWT verifies (ES256 only, a key of management-service's
- * JWKS, {@code iss}, {@code aud}, {@code exp} and {@code iat} within {@code mp.jwt.verify.clock.skew}; see
- * application.properties), and a {@code client-id} header equal to the token's client. It has the role
- * {@value #CLIENT} and its account and business as {@link Caller}. Every refusal is a 401 INVALID_AUTHORIZATION whose
- * message says what is wrong. Takes precedence over SmallRye JWT's own provider, which this one replaces at the upload
- * endpoint; elsewhere (the operator API) a bearer that is not the operator key is refused as a wrong key.
+ * The upload's caller (spec 5.3): a bearer token that SmallRye JWT verifies (see application.properties) and a
+ * {@code client-id} header equal to the token's client; role {@value #CLIENT}, with a {@link Caller}. Each refusal is a
+ * 401 INVALID_AUTHORIZATION saying what is wrong. Replaces SmallRye JWT's own provider at the upload endpoint only.
  */
 @ApplicationScoped
 @Unremovable // looked up by Quarkus Security only, never injected
 public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
-    /** The role of a verified token. */
     public static final String CLIENT = "client";
-    /** Where tokens are taken: the upload endpoint. */
     static final String UPLOAD_PATH = "/v1.0/log_file_from_user";
     /** The identity's attribute that holds the {@link Caller}. */
     public static final String CALLER = "upload.caller";
@@ -69,11 +65,10 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
     private final Clock clock;
     private final long leewaySeconds;
     /**
-     * Tokens verified, by the token's text: a client sends the same token with every upload until it expires. In the
-     * 100 KB load test, each upload verified its token again otherwise (ES256, and jose4j's decoding of both JSON
-     * parts): see the README's load-test section for the measured cost. An entry is dropped when its token expires and
-     * at the latest after {@code upload.verified-token-ttl}, which may not exceed the JWKS refresh interval, so a key
-     * removed from the JWKS stops being accepted within twice that interval. Failures are never remembered.
+     * Tokens verified, by their text: a client sends the same token with every upload, and verifying it (ES256 and
+     * jose4j's JSON decoding) each time showed in the load test. An entry lasts until its token expires, at most
+     * {@code upload.verified-token-ttl} and never longer than the JWKS refresh interval, so a key removed from the JWKS
+     * stops being accepted within twice that interval. Failures are never remembered.
      */
     private final Cache<String, Verified> verified;
 
@@ -129,14 +124,12 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         if (jwt.getIssuedAtTime() - leewaySeconds > clock.instant().getEpochSecond()) {
             throw failed("the token was issued in the future");
         }
-        String client = jwt.containsClaim("client_id") ? jwt.getClaim("client_id") : jwt.getSubject();
-        String account = jwt.getClaim("account_id");
-        String business = jwt.getClaim("business_id");
-        if (client == null || client.isEmpty() || account == null || account.isEmpty() || business == null
-                || business.isEmpty()) {
+        Caller caller = new Caller(jwt.containsClaim("client_id") ? jwt.getClaim("client_id") : jwt.getSubject(),
+                jwt.getClaim("account_id"), jwt.getClaim("business_id"));
+        if (Stream.of(caller.clientId(), caller.accountId(), caller.businessId())
+                .anyMatch(v -> v == null || v.isEmpty())) {
             throw failed("the token names no client or no account");
         }
-        Caller caller = new Caller(client, account, business);
         verified.put(token, new Verified(caller, jwt.getExpirationTime()));
         return caller;
     }
@@ -197,10 +190,7 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         return new ApiException(401, "INVALID_AUTHORIZATION", "Invalid authorization details: " + why);
     }
 
-    /**
-     * The operator key as a role (service-support's ApiKeyMechanism), and the refusal of an upload sent without
-     * credentials.
-     */
+    /** The operator key as a role (service-support's ApiKeyMechanism); the refusal of an upload without a token. */
     @Produces
     @Singleton
     static ApiKeys keys(UploadConfig config) {

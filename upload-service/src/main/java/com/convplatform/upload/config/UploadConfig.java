@@ -34,10 +34,7 @@ public interface UploadConfig {
     @WithDefault("30")
     int jwtLeeway();
 
-    /**
-     * How long a verified token is remembered at most (also never past its expiry, nor past
-     * smallrye.jwt.jwks.refresh-interval).
-     */
+    /** How long a verified token is remembered at most (never past its expiry or the JWKS refresh interval). */
     @WithDefault("PT1M")
     Duration verifiedTokenTtl();
 
@@ -49,10 +46,7 @@ public interface UploadConfig {
     @WithDefault("10485760")
     long maxFileBytes();
 
-    /**
-     * Largest request body, in bytes (11 MiB: the largest file with room for the other fields); it is
-     * quarkus.http.limits.max-body-size (application.properties).
-     */
+    /** Largest request body, in bytes (11 MiB: room for the other fields); quarkus.http.limits.max-body-size. */
     @WithDefault("11534336")
     long maxRequestBytes();
 
@@ -60,13 +54,10 @@ public interface UploadConfig {
     @WithDefault("4096")
     int maxMessageBody();
 
-    /** File storage. */
     Storage storage();
 
-    /** The operator API. */
     Admin admin();
 
-    /** Hand-off to hook-service. */
     HookService hookService();
 
     interface Storage {

@@ -30,19 +30,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
 /**
- * The calls to hook-service's intake and their policy: 3 s to connect and 10 s for an answer
- * ({@code quarkus.rest-client.hook-intake.*}), a call that failed (no answer, or a 5xx) tried twice more after 0.25
- * then 0.5 s (the intake accepts each (account_id, message_id) once, so a repeated post costs a request, never a
- * second hook), and a circuit breaker that, once half of the last 10 calls failed, fails the calls at once for 5 s
- * instead of waiting on a hook-service that is down. A refusal (4xx) is an answer, not a failure. The outbox behind
- * this ({@link OutboxSender}) retries what still failed, with its own backoff.
+ * The calls to hook-service's intake and their policy, for each method: 3 s to connect and 10 s for an answer
+ * ({@code quarkus.rest-client.hook-intake.*}); a call that failed (no answer, or a 5xx) tried twice more after 0.25
+ * then 0.5 s (the intake accepts each (account_id, message_id) once, so a repeated post costs a request, never a second
+ * hook); a circuit breaker that, once half of the last 10 calls failed, fails the calls at once for 5 s instead of
+ * waiting on a hook-service that is down. A refusal (4xx) is an answer, not a failure. The outbox behind this
+ * ({@link OutboxSender}) retries what still failed, with its own backoff.
  */
 @ApplicationScoped
+@Timeout(value = 12, unit = ChronoUnit.SECONDS)
+@Retry(maxRetries = 2, delay = 250, retryOn = IOException.class)
+@ExponentialBackoff
+@CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = IOException.class)
 public class HookIntakeClient {
     /**
-     * hook-service's intake (docs/contracts.md), at {@code upload.hook-service.url}. Its answers are read here
-     * ({@code disable-default-mapper}), so that a 404 (a hook-service without the batch intake) and a refusal can be
-     * told from a failure.
+     * hook-service's intake (docs/contracts.md). Its answers are read here ({@code disable-default-mapper}), so that a
+     * 404 (a hook-service without the batch intake) and a refusal can be told from a failure.
      */
     @RegisterRestClient(configKey = "hook-intake")
     @Path("/internal/v1/events")
@@ -82,10 +85,6 @@ public class HookIntakeClient {
      * Posts the events in one batch call; returns, per event in order, null when hook-service accepted it (or had
      * already), else the reason; null instead of the list when hook-service has no batch intake (404).
      */
-    @Timeout(value = 12, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 250, retryOn = IOException.class)
-    @ExponentialBackoff
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = IOException.class)
     public List<String> postBatch(List<ObjectNode> events) throws IOException {
         try (Response r = intake.batch(authorization, new Batch(events))) {
             int status = checked(r);
@@ -94,12 +93,10 @@ public class HookIntakeClient {
             } else if (status != 200) {
                 return Collections.nCopies(events.size(), "hook-service answered " + status);
             }
-            BatchAnswer answer = r.readEntity(BatchAnswer.class);
+            List<Result> results = r.readEntity(BatchAnswer.class).results();
             List<String> out = new ArrayList<>(events.size());
             for (int i = 0; i < events.size(); i++) {
-                Result result = answer.results() == null || i >= answer.results().size()
-                        ? null
-                        : answer.results().get(i);
+                Result result = results == null || i >= results.size() ? null : results.get(i);
                 out.add(result == null
                         ? "hook-service gave no result for this event"
                         : result.status() == 200 || result.status() == 202
@@ -114,10 +111,6 @@ public class HookIntakeClient {
     }
 
     /** Posts one event to the single intake; null when accepted, else the reason. */
-    @Timeout(value = 12, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 250, retryOn = IOException.class)
-    @ExponentialBackoff
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = IOException.class)
     public String postOne(ObjectNode event, String requestId) throws IOException {
         try (Response r = intake.single(authorization, requestId, event)) {
             int status = checked(r);

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
@@ -39,39 +40,24 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 
 /**
- * Hands each logged message on to hook-service's intake, from the outbox written with the message: when hook-service
- * is down the upload has still succeeded, and the event goes out once it is back (backoff 1 s doubling to 5 min).
- * At least once: hook-service accepts the same (account_id, message_id) only once.
- * <p>
- * Two ways out, both posting batches of up to {@value #BATCH} events in one call to hook-service's batch intake
- * ({@code POST /internal/v1/events/batch}, through {@link HookIntakeClient}), which answers for each event; each event
- * carries the X-Request-Id of its upload as its {@code request_id}. A hook-service without the batch intake (404: an
- * older version, the services are deployed independently) gets the batch's events one call each, with the request id
- * in X-Request-Id.
- * <ul>
- * <li><b>Straight after the commit</b> ({@link #handOn}): each event is written already claimed by this process
- * ({@link #ownClaim}, due only when {@link #LEASE} has passed), and this sender's own thread posts it with the others
- * committed meanwhile. No query finds it and no claim is written.</li>
- * <li><b>By a poll</b> ({@link #send}, every {@code upload.hook-service.poll-interval}): what is due, that is events
- * that failed and waited out their backoff, and events whose claim's lease ran out because the process that wrote them
- * stopped before sending them. A batch is claimed first: its events get this poll's token and their next attempt
- * moves {@link #LEASE} ahead, so the poll of another replica skips them.</li>
- * </ul>
- * An accepted event is removed from the outbox (its message stays); a failed one waits for its backoff. A batch with a
- * failure ends the poll (hook-service is in trouble, or refused an event).
+ * Hands each logged message on to hook-service's intake from the outbox written with it, at least once (hook-service
+ * accepts each (account_id, message_id) once), in batches of up to {@value #BATCH} events through
+ * {@link HookIntakeClient}; a hook-service without the batch intake (404) gets them one call each. Two ways out (the
+ * README's "Storage and hand-off" has the details and measurements): {@link #handOn}, straight after the commit, for
+ * events written already claimed by this process ({@link #ownClaim}, due only when {@link #LEASE} has passed); and a
+ * poll ({@link #send}) for what is due: events that waited out their backoff (1 s doubling to 5 min), and those whose
+ * lease ran out because their writer stopped first. An accepted event is removed from the outbox; a batch with a
+ * failure ends the poll.
  */
 @ApplicationScoped
 public class OutboxSender {
     static final int BATCH = 32;
     public static final Duration LEASE = Duration.ofSeconds(60);
     private static final Logger LOG = Logger.getLogger(OutboxSender.class);
-    /** Committed events waiting for this process's hand-off thread. */
-    static final int HAND_ON_QUEUE = 4096;
+    static final int HAND_ON_QUEUE = 4096; // committed events waiting for the hand-off thread
     /**
-     * How long the hand-off thread waits for a batch to fill once it has an event: without it, under load, most calls
-     * carried a handful of events (46 601 calls for 295 045 events in a load test), each call costing both services.
-     * At 5 ms, calls still carried 19 events on average; 10 ms adds at most that much to an event's way to
-     * hook-service.
+     * How long the hand-off thread lets a batch fill once it has an event: without it most calls under load carried a
+     * handful of events (46 601 calls for 295 045 events), each call costing both services; at 5 ms still 19 a call.
      */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long FILL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
@@ -110,19 +96,12 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * The claim under which this process writes each new event ({@code UploadService}): the event is not due until
-     * {@link #LEASE} after its commit, so no poll (of this replica or another) takes it while {@link #handOn} sends it.
-     */
+    /** The claim under which this process writes each new event: no poll takes it while {@link #handOn} sends it. */
     public String ownClaim() {
         return ownClaim;
     }
 
-    /**
-     * Sends a committed event now, with the others that are handed on meanwhile (at most {@value #BATCH} per call),
-     * from this sender's own thread. Should that queue be full, or this process stop first, the event is sent by a
-     * poll once its lease runs out.
-     */
+    /** Sends a committed event from this sender's thread; should the queue be full, a poll sends it after its lease. */
     public void handOn(Claimed event) {
         if (!running || !direct.offer(event)) {
             LOG.debugf("Event %s not queued (queue full or stopping); a poll sends it once its lease runs out",
@@ -153,12 +132,11 @@ public class OutboxSender {
         while (running) {
             try {
                 Claimed first = direct.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
+                if (first != null) {
+                    batch.add(first);
+                    fill(batch, System.nanoTime() + LINGER_NANOS);
+                    deliver(batch);
                 }
-                batch.add(first);
-                fill(batch, System.nanoTime() + LINGER_NANOS);
-                deliver(batch);
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
@@ -171,9 +149,8 @@ public class OutboxSender {
     }
 
     /**
-     * Adds what is handed on until the batch is full or {@code until} (System.nanoTime) has come, looking every
-     * {@link #FILL_STEP_NANOS}: waiting on the queue instead woke this thread for each event, some thirty wake-ups per
-     * call under load, each a system call on both sides.
+     * Adds what is handed on until the batch is full or {@code until} has come, looking every {@link #FILL_STEP_NANOS}:
+     * waiting on the queue woke this thread for each event instead, some thirty system calls a batch under load.
      */
     private void fill(List<Claimed> batch, long until) throws InterruptedException {
         direct.drainTo(batch, BATCH - batch.size());
@@ -184,20 +161,16 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * Posts a batch and records the outcome: accepted events are removed from the outbox, failed ones wait for their
-     * backoff. Returns whether every event was accepted.
-     */
+    /** Posts a batch; accepted events leave the outbox, failed ones wait. Returns whether all were accepted. */
     private boolean deliver(List<Claimed> batch) {
         List<String> errors = postBatch(batch);
         List<String> sent = new ArrayList<>();
         Map<String, String> failed = new LinkedHashMap<>();
         for (int i = 0; i < batch.size(); i++) {
-            String error = errors.get(i);
-            if (error == null) {
+            if (errors.get(i) == null) {
                 sent.add(batch.get(i).id());
             } else {
-                failed.put(batch.get(i).id(), error);
+                failed.put(batch.get(i).id(), errors.get(i));
             }
         }
         removeSent(sent);
@@ -241,10 +214,6 @@ public class OutboxSender {
     public record Claimed(String id, ObjectNode event) {
     }
 
-    /** A due event as read, before the claim. */
-    private record Due(Claimed event, OffsetDateTime nextAttemptAt) {
-    }
-
     private static final String SELECT_DUE = "select id, payload, request_id, next_attempt_at from hook_outbox"
             + " where sent_at is null and next_attempt_at <= ? order by sent_at, next_attempt_at limit ?";
     private static final String CLAIM = "update hook_outbox set claim_token = ?, next_attempt_at = ?"
@@ -252,59 +221,50 @@ public class OutboxSender {
     private static final String REMOVE_SENT = "delete from hook_outbox where id = ?";
 
     /**
-     * Claims up to {@value #BATCH} due events for one batch of this sender (see the class comment); empty only when
-     * nothing is due (or other senders took what this one read five times running). Each row is taken by an UPDATE on
-     * its primary key that holds only if the row is unchanged since it was read (not sent, and its next attempt still
-     * the one read): of two senders that read the same row, the second updates nothing (the database re-checks the
-     * condition after the first one's lock), and it looks again.
+     * Claims up to {@value #BATCH} due events; empty only when nothing is due (or other senders took what this one read
+     * five times running). Each row is taken by an UPDATE on its primary key that holds only if the row is unchanged
+     * since it was read, so of two senders that read it the second updates nothing and looks again.
      * <p>
-     * Plain JDBC, one UPDATE per row in one batch. The condition names the exact due time read rather than "due by
-     * now": with a range test on the due index's columns, H2 chose that index and walked every unsent row for each
-     * update, so each claim cost time in proportion to the backlog and a backlog made the sender fall further behind;
-     * with both columns equal to known values either index finds the row at once. The select orders by both columns of
-     * the due index, so that H2 reads it in order and stops at the batch (ordered by the due time alone it sorted every
-     * unsent row: 20 ms a claim with 100 000 unsent); PostgreSQL plans both alike.
+     * The UPDATE names the exact due time read, not "due by now": with a range test H2 walked every unsent row of the
+     * due index for each update, so a backlog made the sender fall further behind. The select orders by both columns of
+     * the due index so that H2 stops at the batch (by the due time alone it sorted every unsent row: 20 ms a claim with
+     * 100 000 unsent).
      */
     @Transactional
     List<Claimed> claim() {
         try (Connection c = dataSource.getConnection()) {
             for (int attempt = 0; attempt < 5; attempt++) {
                 OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
-                List<Due> due = new ArrayList<>(BATCH);
+                List<Claimed> due = new ArrayList<>(BATCH);
+                List<OffsetDateTime> dueAt = new ArrayList<>(BATCH);
                 try (PreparedStatement select = c.prepareStatement(SELECT_DUE)) {
                     select.setObject(1, now);
                     select.setInt(2, BATCH);
                     try (ResultSet r = select.executeQuery()) {
                         while (r.next()) {
-                            due.add(new Due(new Claimed(r.getString(1), event(r.getString(2), r.getString(3))),
-                                    r.getObject(4, OffsetDateTime.class)));
+                            due.add(new Claimed(r.getString(1), event(r.getString(2), r.getString(3))));
+                            dueAt.add(r.getObject(4, OffsetDateTime.class));
                         }
                     }
                 }
                 if (due.isEmpty()) {
                     return List.of();
                 }
-                int[] updated;
                 try (PreparedStatement update = c.prepareStatement(CLAIM)) {
                     String token = UUID.randomUUID().toString();
-                    OffsetDateTime leaseEnd = now.plus(LEASE);
-                    for (Due d : due) {
+                    for (int i = 0; i < due.size(); i++) {
                         update.setString(1, token);
-                        update.setObject(2, leaseEnd);
-                        update.setString(3, d.event().id());
-                        update.setObject(4, d.nextAttemptAt());
+                        update.setObject(2, now.plus(LEASE));
+                        update.setString(3, due.get(i).id());
+                        update.setObject(4, dueAt.get(i));
                         update.addBatch();
                     }
-                    updated = update.executeBatch();
-                }
-                List<Claimed> mine = new ArrayList<>(due.size());
-                for (int i = 0; i < due.size(); i++) {
-                    if (updated[i] > 0) {
-                        mine.add(due.get(i).event());
+                    int[] updated = update.executeBatch();
+                    List<Claimed> mine = IntStream.range(0, due.size()).filter(i -> updated[i] > 0).mapToObj(due::get)
+                            .toList();
+                    if (!mine.isEmpty()) {
+                        return mine;
                     }
-                }
-                if (!mine.isEmpty()) {
-                    return mine;
                 }
             }
             return List.of();
@@ -314,9 +274,8 @@ public class OutboxSender {
     }
 
     /**
-     * The stored event with its upload's request id as its first member: events are written with it already; an
-     * event written before that (by an earlier version) gets it here. A row that is not a JSON object (only a damaged
-     * one) goes as a string, for hook-service to refuse.
+     * The stored event with its upload's request id as its first member (added here to events written by an earlier
+     * version without it); a row that is not a JSON object goes as a string, for hook-service to refuse.
      */
     private ObjectNode event(String payload, String requestId) {
         ObjectNode event = json.createObjectNode();
@@ -330,10 +289,7 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * Removes the accepted events from the outbox (their messages stay), in a {@link LocalTransaction}: under load this
-     * runs for every batch, and a JTA transaction around it took a sixth of the hand-off thread's time.
-     */
+    /** Removes accepted events, in a {@link LocalTransaction}: a JTA one took a sixth of the hand-off thread's time. */
     private void removeSent(List<String> sent) {
         if (sent.isEmpty()) {
             return;

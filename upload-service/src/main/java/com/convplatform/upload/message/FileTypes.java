@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.zip.ZipFile;
 
 /**
@@ -43,10 +44,7 @@ public final class FileTypes {
         return messageType == IMAGE ? IMAGES.contains(ext) : DOCUMENTS.contains(ext);
     }
 
-    /**
-     * True when the content of {@code file} really is of the kind the extension says: its first bytes, and for the
-     * Office Open XML formats its ZIP parts, for csv all of it.
-     */
+    /** True when the content of {@code file} is of the extension's kind (for csv all of it is read). */
     static boolean contentMatches(String ext, Path file) throws IOException {
         byte[] head;
         try (InputStream in = Files.newInputStream(file)) {
@@ -65,15 +63,8 @@ public final class FileTypes {
     }
 
     private static boolean starts(byte[] head, int... magic) {
-        if (head.length < magic.length) {
-            return false;
-        }
-        for (int i = 0; i < magic.length; i++) {
-            if ((head[i] & 0xff) != magic[i]) {
-                return false;
-            }
-        }
-        return true;
+        return head.length >= magic.length
+                && IntStream.range(0, magic.length).allMatch(i -> (head[i] & 0xff) == magic[i]);
     }
 
     private static boolean ooxml(Path file, String partPrefix) {
@@ -92,11 +83,9 @@ public final class FileTypes {
         char[] text = new char[8192];
         try (Reader in = new InputStreamReader(Files.newInputStream(file), decoder)) {
             for (int n = in.read(text); n >= 0; n = in.read(text)) {
-                for (int i = 0; i < n; i++) {
-                    char c = text[i];
-                    if (c < 0x20 && c != '\t' && c != '\r' && c != '\n' || c == 0x7f) {
-                        return false;
-                    }
+                if (IntStream.range(0, n).map(i -> text[i])
+                        .anyMatch(c -> c < 0x20 && c != '\t' && c != '\r' && c != '\n' || c == 0x7f)) {
+                    return false;
                 }
             }
             return true;

@@ -12,9 +12,8 @@ import com.convplatform.support.ApiException;
 import com.convplatform.support.ErrorMappers;
 
 /**
- * Two of Quarkus REST's refusals at the upload endpoint, said as the endpoint said them before (everywhere else they
- * are service-support's {@link ErrorMappers}' answers): a wrong method is a 405 with {@code Allow: POST}, and a body
- * that is not multipart/form-data a 415 saying so.
+ * Quarkus REST's 405 (with {@code Allow: POST}) and 415 at the upload endpoint, in the endpoint's own words; elsewhere
+ * service-support's {@link ErrorMappers}' answers.
  */
 public class FrameworkRefusals {
     private final ErrorMappers shared;

@@ -17,9 +17,8 @@ import org.jboss.logging.Logger;
 import io.quarkus.runtime.StartupEvent;
 
 /**
- * {@code quarkus.http.body.uploads-directory} ({@code <upload.data-dir>/incoming}), where Quarkus REST writes file
- * parts while they arrive; each request deletes its own when it ends. At start, parts older than an hour (left by a
- * process that stopped mid-request) are removed.
+ * {@code quarkus.http.body.uploads-directory}, where file parts are written while they arrive; each request deletes its
+ * own when it ends. At start, parts older than an hour (left by a process that stopped mid-request) are removed.
  */
 @ApplicationScoped
 public class IncomingDirectory {

@@ -21,11 +21,9 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
- * {@code POST /v1.0/log_file_from_user/} (spec 4.5), with or without its trailing slash. The token and client-id are
- * checked when the request has been matched, before its body is read ({@link TokenIdentityProvider}); Quarkus REST
- * then reads the form ({@link UploadForm}) on the event loop, each piece parsed on a worker thread, and this
- * non-blocking method hands the checks, the store and the group commit to a worker ({@link UploadService}). The
- * answer is sent when the commit completes.
+ * {@code POST /v1.0/log_file_from_user/} (spec 4.5), with or without its trailing slash. The token is checked before
+ * the body is read ({@link TokenIdentityProvider}), the form read by {@link UploadBody}; this non-blocking method hands
+ * the checks, the store and the group commit to a worker ({@link UploadService}) and answers once the commit completes.
  */
 @Path("/v1.0/log_file_from_user/")
 @RolesAllowed(TokenIdentityProvider.CLIENT)

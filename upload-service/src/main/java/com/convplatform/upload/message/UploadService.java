@@ -48,8 +48,7 @@ import io.vertx.core.Vertx;
 /**
  * Spec 4.5: checks an upload in a fixed order (form, business and user, size, type and content), moves its file into
  * the store, records the message and its hand-off event in one transaction, and answers with the spec 2.3 body. A
- * refusal leaves nothing behind: the file part is Quarkus REST's temporary file, deleted when the request ends unless
- * the store has taken it.
+ * refusal leaves nothing behind: the file part is deleted when the request ends unless the store has taken it.
  */
 @ApplicationScoped
 public class UploadService {
@@ -166,12 +165,8 @@ public class UploadService {
         if (f.businessId == null || !BUSINESS_ID.matcher(f.businessId).matches()) {
             throw bad("INVALID_BUSINESS_ID", "business_id is required: a string of digits");
         }
-        int type;
-        if ("1".equals(f.messageType)) {
-            type = FileTypes.IMAGE;
-        } else if ("52".equals(f.messageType)) {
-            type = FileTypes.DOCUMENT;
-        } else {
+        int type = "1".equals(f.messageType) ? FileTypes.IMAGE : "52".equals(f.messageType) ? FileTypes.DOCUMENT : 0;
+        if (type == 0) {
             throw bad("INVALID_MESSAGE_TYPE", "message_type must be 1 (image) or 52 (document)");
         }
         long size = f.file == null || f.file.fileName() == null ? 0 : f.file.size();
@@ -228,22 +223,6 @@ public class UploadService {
     /** A checked and stored upload, to be recorded as a message with its hand-off event. */
     record ToRecord(Caller caller, String authId, String businessId, int type, String body, String fileId, String name,
             String contentType, long size, String requestId) {
-        /** The message row (not yet with its id). */
-        Message toMessage(Instant createdAt) {
-            Message m = new Message();
-            m.accountId = caller.accountId();
-            m.clientId = caller.clientId();
-            m.businessId = businessId;
-            m.authId = authId;
-            m.messageType = type;
-            m.messageBody = body;
-            m.fileId = fileId;
-            m.fileName = name;
-            m.contentType = contentType;
-            m.sizeBytes = size;
-            m.createdAt = createdAt;
-            return m;
-        }
     }
 
     private static final String INSERT_MESSAGE = "insert into message (account_id, client_id, business_id, auth_id,"
@@ -253,10 +232,9 @@ public class UploadService {
             + " attempts, next_attempt_at, claim_token) values (?, ?, ?, ?, 0, ?, ?)";
 
     /**
-     * Records each upload's message and hand-off event; uploads that finish together share one transaction (all or
-     * none, see {@link GroupCommit}). Plain JDBC in a {@link LocalTransaction}: the message inserts (each returns its
-     * id) and one batch of outbox inserts. Through Hibernate these took most of the writer thread's time, and the
-     * writer is one thread for all uploads; a JTA transaction around them took a seventh of what was left.
+     * Records each upload's message and hand-off event; uploads that finish together share one transaction (see
+     * {@link GroupCommit}). Plain JDBC in a {@link LocalTransaction}: through Hibernate these inserts took most of the
+     * one writer thread's time, and a JTA transaction around them took a seventh of what was left.
      */
     List<Recorded> recordAll(List<ToRecord> uploads) {
         return LocalTransaction.run(dataSource, "Recording the uploads", c -> insertAll(c, uploads));
@@ -268,37 +246,31 @@ public class UploadService {
                 PreparedStatement outbox = c.prepareStatement(INSERT_OUTBOX)) {
             for (ToRecord u : uploads) {
                 Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-                Message m = u.toMessage(now);
-                message.setString(1, m.accountId);
-                message.setString(2, m.clientId);
-                message.setString(3, m.businessId);
-                message.setString(4, m.authId);
-                message.setInt(5, m.messageType);
-                message.setString(6, m.messageBody);
-                message.setString(7, m.fileId);
-                message.setString(8, m.fileName);
-                message.setString(9, m.contentType);
-                message.setLong(10, m.sizeBytes);
-                message.setObject(11, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+                Object[] values = {u.caller().accountId(), u.caller().clientId(), u.businessId(), u.authId(), u.type(),
+                        u.body(), u.fileId(), u.name(), u.contentType(), u.size(), OffsetDateTime.ofInstant(now,
+                                ZoneOffset.UTC)};
+                for (int i = 0; i < values.length; i++) {
+                    message.setObject(i + 1, values[i]);
+                }
                 message.executeUpdate();
+                long messageId;
                 try (ResultSet key = message.getGeneratedKeys()) {
                     if (!key.next()) {
                         throw new IllegalStateException("The database returned no message id");
                     }
-                    m.messageId = key.getLong(1);
+                    messageId = key.getLong(1);
                 }
-                String fileUrl = config.publicBaseUrl() + "/files/" + m.fileId + "/" + m.fileName;
+                String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
                 OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
-                        event(m, fileUrl, u.requestId()));
+                        event(u, messageId, now, fileUrl));
                 outbox.setString(1, event.id());
-                outbox.setLong(2, m.messageId);
+                outbox.setLong(2, messageId);
                 outbox.setString(3, event.event().toString());
                 outbox.setString(4, u.requestId());
                 outbox.setObject(5, OffsetDateTime.ofInstant(now.plus(OutboxSender.LEASE), ZoneOffset.UTC));
                 outbox.setString(6, handOff.ownClaim());
                 outbox.addBatch();
-                out.add(new Recorded(
-                        new Logged(m.messageId, m.messageBody, CREATED_AT.format(now), m.messageType, fileUrl),
+                out.add(new Recorded(new Logged(messageId, u.body(), CREATED_AT.format(now), u.type(), fileUrl),
                         event));
             }
             outbox.executeBatch();
@@ -307,21 +279,21 @@ public class UploadService {
     }
 
     /** The hand-off event (docs/contracts.md), with its upload's request id as its first member. */
-    private ObjectNode event(Message m, String fileUrl, String requestId) {
-        ObjectNode body = json.createObjectNode().put("text", m.messageBody)
-                .put("type", m.messageType == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
+    private ObjectNode event(ToRecord u, long messageId, Instant createdAt, String fileUrl) {
+        ObjectNode body = json.createObjectNode().put("text", u.body())
+                .put("type", u.type() == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
         ObjectNode data = body.putObject("data");
         data.putArray("quick_replies");
-        data.put("file_url", fileUrl).put("file_name", m.fileName);
+        data.put("file_url", fileUrl).put("file_name", u.name());
         ObjectNode e = json.createObjectNode();
-        if (requestId != null) {
-            e.put("request_id", requestId);
+        if (u.requestId() != null) {
+            e.put("request_id", u.requestId());
         }
-        e.put("account_id", m.accountId).put("user_id", m.authId).put("conversation_number", 0)
-                .put("message_body", body.toString()).put("message_id", m.messageId)
-                .put("sender", "user").put("timestamp", CREATED_AT.format(m.createdAt));
-        e.putObject("metadata").put("business_id", m.businessId).put("message_type", m.messageType)
-                .put("file_url", fileUrl).put("content_type", m.contentType).put("size", m.sizeBytes);
+        e.put("account_id", u.caller().accountId()).put("user_id", u.authId()).put("conversation_number", 0)
+                .put("message_body", body.toString()).put("message_id", messageId).put("sender", "user")
+                .put("timestamp", CREATED_AT.format(createdAt));
+        e.putObject("metadata").put("business_id", u.businessId()).put("message_type", u.type())
+                .put("file_url", fileUrl).put("content_type", u.contentType()).put("size", u.size());
         return e;
     }
 

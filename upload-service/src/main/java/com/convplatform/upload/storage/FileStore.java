@@ -5,10 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/**
- * Where uploaded files live. The local implementation writes to a directory; an S3-compatible one (for several
- * replicas) implements the same three operations.
- */
+/** Where uploaded files live: a local directory or an S3-compatible bucket (for several replicas). */
 public interface FileStore {
     /** Moves or copies {@code source} (the upload's temporary file, removed by its request) into the store. */
     void put(String id, Path source) throws IOException;

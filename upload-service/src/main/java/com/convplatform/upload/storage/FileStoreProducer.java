@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -21,9 +22,9 @@ import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
- * The one {@link FileStore} bean, chosen at run time by {@code upload.storage.kind}: {@code local} (default, a
- * directory) or {@code s3}. Created at start-up, so a wrong or incomplete S3 setting stops the service at once with a
- * message naming the property, not at the first upload.
+ * The one {@link FileStore}, chosen by {@code upload.storage.kind}: {@code local} (default) or {@code s3}. Made at
+ * start-up, so a wrong or incomplete S3 setting stops the service with a message naming the property, not at the first
+ * upload.
  */
 @Dependent
 public class FileStoreProducer {
@@ -44,8 +45,7 @@ public class FileStoreProducer {
         String kind = storage.kind().trim();
         if (kind.equalsIgnoreCase("local")) {
             return new LocalFileStore(storage.dir());
-        }
-        if (!kind.equalsIgnoreCase("s3")) {
+        } else if (!kind.equalsIgnoreCase("s3")) {
             throw new ConfigurationException(
                     "upload.storage.kind must be 'local' or 's3', got '" + storage.kind() + "'",
                     Set.of("upload.storage.kind"));
@@ -57,13 +57,17 @@ public class FileStoreProducer {
         String accessKey = required(s3.accessKey(), "access-key", missing);
         String secretKey = required(s3.secretKey(), "secret-key", missing);
         if (!missing.isEmpty()) {
+            List<String> env = missing.stream().map(p -> p.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"))
+                    .toList();
             throw new ConfigurationException("upload.storage.kind=s3 needs " + String.join(", ", missing)
-                    + " (missing or empty; env " + String.join(", ", missing.stream().map(FileStoreProducer::env)
-                            .toList())
-                    + ")", missing);
+                    + " (missing or empty; env " + String.join(", ", env) + ")", missing);
         }
         List<String> wrong = new ArrayList<>();
-        URI uri = endpoint(endpoint, wrong);
+        URI uri = endpoint(endpoint);
+        if (uri == null) {
+            wrong.add(P + "endpoint must be an http or https URL with a host and no path, such as "
+                    + "https://s3.eu-west-1.amazonaws.com or http://minio:9000, got '" + endpoint + "'");
+        }
         if (!bucket.matches("[A-Za-z0-9._-]{1,255}") || bucket.matches("\\.+")) {
             wrong.add(P + "bucket must be a bucket name (letters, digits, '.', '-', '_'), got '" + bucket + "'");
         }
@@ -71,7 +75,11 @@ public class FileStoreProducer {
         if (!region.matches("[A-Za-z0-9-]{1,64}")) {
             wrong.add(P + "region must be a region name such as us-east-1 or eu-west-1, got '" + region + "'");
         }
-        String prefix = prefix(s3.prefix(), wrong);
+        String prefix = prefix(s3.prefix().map(String::trim).orElse(""));
+        if (prefix == null) {
+            wrong.add(P + "prefix must be path segments without empty, '.' or '..' parts, got '"
+                    + s3.prefix().orElse("") + "'");
+        }
         positive(s3.connectTimeout(), "connect-timeout", wrong);
         positive(s3.requestTimeout(), "request-timeout", wrong);
         if (!wrong.isEmpty()) {
@@ -89,55 +97,39 @@ public class FileStoreProducer {
         return value.get().trim();
     }
 
-    private static String env(String property) {
-        return property.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
-    }
-
-    private static URI endpoint(String value, List<String> wrong) {
-        String problem = "must be an http or https URL with a host and no path, such as "
-                + "https://s3.eu-west-1.amazonaws.com or http://minio:9000, got '" + value + "'";
-        String trimmed = value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
-        try {
-            URI uri = new URI(trimmed);
-            boolean http = "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
-            if (!http || uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawQuery() != null
-                    || uri.getRawFragment() != null || (uri.getRawPath() != null && !uri.getRawPath().isEmpty())) {
-                wrong.add(P + "endpoint " + problem);
-                return null;
-            }
-            return uri;
-        } catch (URISyntaxException e) {
-            wrong.add(P + "endpoint " + problem);
-            return null;
-        }
-    }
-
-    /** "" or segments ending with '/': "uploads" and "/uploads/" both become "uploads/". */
-    private static String prefix(Optional<String> value, List<String> wrong) {
-        String p = value.map(String::trim).orElse("");
-        while (p.startsWith("/")) {
-            p = p.substring(1);
-        }
-        if (p.isEmpty()) {
-            return "";
-        }
-        if (!p.endsWith("/")) {
-            p = p + "/";
-        }
-        for (String segment : p.substring(0, p.length() - 1).split("/", -1)) {
-            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")
-                    || segment.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
-                wrong.add(P + "prefix must be path segments without empty, '.' or '..' parts, got '"
-                        + value.orElse("") + "'");
-                break;
-            }
-        }
-        return p;
-    }
-
     private static void positive(Duration d, String name, List<String> wrong) {
         if (d.isZero() || d.isNegative()) {
             wrong.add(P + name + " must be positive, got " + d);
         }
+    }
+
+    /** The endpoint as a URI (a trailing '/' dropped), or null when it is not http(s)://host[:port]. */
+    private static URI endpoint(String value) {
+        try {
+            URI uri = new URI(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
+            boolean http = "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
+            return http && uri.getHost() != null && uri.getRawUserInfo() == null && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null && (uri.getRawPath() == null || uri.getRawPath().isEmpty())
+                            ? uri
+                            : null;
+        } catch (URISyntaxException e) {
+            return null;
+        }
+    }
+
+    /** "" or segments ending with '/' ("uploads" and "/uploads/" both become "uploads/"); null when malformed. */
+    private static String prefix(String value) {
+        String p = value.replaceFirst("^/+", "");
+        if (p.isEmpty()) {
+            return "";
+        }
+        p = p.endsWith("/") ? p : p + "/";
+        for (String segment : p.substring(0, p.length() - 1).split("/", -1)) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")
+                    || segment.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
+                return null;
+            }
+        }
+        return p;
     }
 }
