@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +25,9 @@ import io.quarkus.runtime.StartupEvent;
 public class IncomingDirectory {
     private static final Logger LOG = Logger.getLogger(IncomingDirectory.class);
     static final Duration STALE_PART = Duration.ofHours(1);
+    /** Vert.x Web's BodyHandler names each part it writes with a random UUID. */
+    private static final Pattern PART_NAME = Pattern
+            .compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
     private final Path path;
 
@@ -41,7 +45,7 @@ public class IncomingDirectory {
             return;
         }
         try (Stream<Path> parts = Files.list(dir)) {
-            for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("resteasy-reactive")).toList()) {
+            for (Path p : parts.filter(p -> PART_NAME.matcher(p.getFileName().toString()).matches()).toList()) {
                 if (Files.getLastModifiedTime(p).toInstant().isBefore(before)) {
                     Files.deleteIfExists(p);
                 }

@@ -17,9 +17,11 @@ class IncomingDirectoryTest {
     @Test
     void theStartUpSweepRemovesOnlyStaleParts(@TempDir Path dir) throws IOException {
         Instant now = Instant.now();
-        Path stale = Files.writeString(dir.resolve("resteasy-reactive123upload"), "left by a stopped process");
+        Path stale = Files.writeString(dir.resolve("3e8100b0-7211-41df-8efb-b70c04a4f390"),
+                "left by a stopped process");
         Files.setLastModifiedTime(stale, FileTime.from(now.minus(Duration.ofHours(2))));
-        Path fresh = Files.writeString(dir.resolve("resteasy-reactive456upload"), "being written by another request");
+        Path fresh = Files.writeString(dir.resolve("9a1c2f3e-0b4d-4e5f-8a6b-7c8d9e0f1a2b"),
+                "being written by another request");
         Path other = Files.writeString(dir.resolve("notes.txt"), "not ours");
         Files.setLastModifiedTime(other, FileTime.from(now.minus(Duration.ofHours(2))));
 
