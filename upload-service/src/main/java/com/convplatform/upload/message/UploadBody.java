@@ -53,10 +53,12 @@ public class UploadBody {
     private static final String UNFINISHED = "upload.unfinished-timer";
     private final ObjectMapper json;
     private final UploadService uploads;
+    private final int maxMessageBody;
 
-    public UploadBody(ObjectMapper json, UploadService uploads) {
+    public UploadBody(ObjectMapper json, UploadService uploads, UploadConfig config) {
         this.json = json;
         this.uploads = uploads;
+        this.maxMessageBody = config.maxMessageBody();
     }
 
     void install(@Observes Router router, UploadConfig config,
@@ -121,7 +123,7 @@ public class UploadBody {
             ctx.next(); // not the form's failure (Quarkus REST's, e.g. authentication)
             return;
         }
-        ApiException refusal = refusal(ctx.statusCode(), ctx.failure());
+        ApiException refusal = refusal(ctx.statusCode(), ctx.failure(), maxMessageBody);
         ApiException before = ctx.get(FAILED);
         if (before != null) {
             // A decoder's failure cancels the file part first, and that cancellation reaches here first: the failure
@@ -150,13 +152,14 @@ public class UploadBody {
         }
     }
 
-    private static ApiException refusal(int status, Throwable failure) {
+    private static ApiException refusal(int status, Throwable failure, int maxMessageBody) {
         if (status == 413) {
             return new ApiException(413, "FILE_TOO_LARGE", UploadResource.TOO_LARGE);
         } else if (failure instanceof HttpPostRequestDecoder.TooLongFormFieldException
                 || String.valueOf(failure).contains("Size exceed allowed maximum capacity")) {
             return new ApiException(400, "FIELD_TOO_LONG",
-                    "A text field of the form is over 16 KiB; message_body may be at most 4096 characters");
+                    "A text field of the form is over 16 KiB; message_body may be at most " + maxMessageBody
+                            + " characters");
         } else if (failure instanceof HttpPostRequestDecoder.TooManyFormFieldsException) {
             return new ApiException(400, "INVALID_MULTIPART", "The form has more than 32 parts");
         } else if (status == 400) {
