@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -24,12 +25,15 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.url.CertificateUrl;
 
 /**
- * Downloads a certificate document over HTTPS with hard limits: one GET, HTTP/1.1, TLS 1.2 or 1.3 with host name
- * verification, a connect time-out, one overall deadline for the whole response, a byte limit enforced while
- * reading, status 200 only, and redirects never followed. Small on purpose: every byte it accepts is under our
+ * Downloads a certificate document over HTTPS with hard limits: the host resolved once through the outbound-address
+ * guard ({@link OutboundAddresses}: public addresses only), one GET, HTTP/1.1, TLS 1.2 or 1.3 with host name
+ * verification, a connect time-out, one overall deadline from the lookup to the last byte, a byte limit enforced while
+ * reading, status 200 only, and redirects never followed. Failures are said in plain words, never with an exception's
+ * text (which can describe the inside of a network). Small on purpose: every byte it accepts is under our
  * control, and the {@link HostOverrides} seam can point a host at a test server without weakening TLS.
  */
 public final class CertificateFetcher {
@@ -37,7 +41,7 @@ public final class CertificateFetcher {
     public static final int DEFAULT_MAX_BYTES = 64 * 1024;
     /** Default time allowed to open the connection. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
-    /** Default time allowed for the whole exchange after connecting. */
+    /** Default time allowed for the whole download, from the host name lookup to the last byte. */
     public static final Duration DEFAULT_TOTAL_TIMEOUT = Duration.ofSeconds(5);
     private static final int MAX_HEADER_BYTES = 16 * 1024;
 
@@ -46,20 +50,30 @@ public final class CertificateFetcher {
     private final Duration totalTimeout;
     private final int maxBytes;
     private final HostOverrides overrides;
+    private final OutboundAddresses addresses;
 
     /**
+     * A fetcher behind the outbound-address guard over the system's resolver ({@link OutboundAddresses#guarded()}).
+     *
      * @param sslContext trust for the download's TLS; {@link #defaultSslContext()} for the JVM's roots
-     * @param connectTimeout time allowed to open the TCP connection
-     * @param totalTimeout time allowed from the TLS handshake to the last byte
+     * @param connectTimeout time allowed to resolve the host, and to open the TCP connection to one address
+     * @param totalTimeout time allowed for the whole download, from the lookup to the last byte
      * @param maxBytes largest response body accepted
      * @param overrides where to connect instead of DNS, normally {@link HostOverrides#none()}
      */
     public CertificateFetcher(SSLContext sslContext, Duration connectTimeout, Duration totalTimeout, int maxBytes,
             HostOverrides overrides) {
+        this(sslContext, connectTimeout, totalTimeout, maxBytes, overrides, OutboundAddresses.guarded());
+    }
+
+    /** As above, with the given address guard (for a seam that allows private networks, or another resolver). */
+    public CertificateFetcher(SSLContext sslContext, Duration connectTimeout, Duration totalTimeout, int maxBytes,
+            HostOverrides overrides, OutboundAddresses addresses) {
         this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
         this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
         this.totalTimeout = Objects.requireNonNull(totalTimeout, "totalTimeout");
         this.overrides = Objects.requireNonNull(overrides, "overrides");
+        this.addresses = Objects.requireNonNull(addresses, "addresses");
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("maxBytes must be positive");
         }
@@ -90,23 +104,21 @@ public final class CertificateFetcher {
         return maxBytes;
     }
 
-    /** Downloads {@code url} and returns the response body. */
+    /**
+     * Downloads {@code url} and returns the response body. The host is resolved once through the address guard
+     * (unless a {@link HostOverrides} entry names where to connect), and the connection goes to exactly the checked
+     * addresses, the first that opens; the total deadline runs from the lookup to the last byte.
+     */
     public byte[] fetch(CertificateUrl url) throws VerificationException {
-        InetSocketAddress target = overrides.lookup(url.host())
-                .orElseGet(() -> new InetSocketAddress(url.host(), url.port()));
-        if (target.isUnresolved()) {
-            throw new VerificationException(CERT_FETCH_FAILED,
-                    "Downloading " + url + " failed: the host name '" + url.host() + "' does not resolve");
-        }
-        long deadline = Long.MAX_VALUE;
-        Socket raw = new Socket();
+        long deadline = System.nanoTime() + totalTimeout.toNanos();
+        List<InetSocketAddress> targets = targets(url, deadline);
+        Socket raw = null;
         ScheduledFuture<?> watchdog = null;
-        try (raw) {
-            raw.connect(target, (int) Math.max(1, connectTimeout.toMillis()));
-            deadline = System.nanoTime() + totalTimeout.toNanos();
+        try {
+            raw = connect(url, targets, deadline);
             // Socket time-outs bound each read, not their sum: a server sending its TLS handshake one byte at a
             // time would never trip them. Closing the socket at the deadline bounds the whole exchange.
-            watchdog = Watchdog.closeAt(raw, totalTimeout);
+            watchdog = Watchdog.closeAt(raw, Duration.ofMillis(remainingMillis(deadline)));
             raw.setSoTimeout(remainingMillis(deadline));
             try (SSLSocket tls = (SSLSocket) sslContext.getSocketFactory().createSocket(raw, url.host(), url.port(),
                     true)) {
@@ -124,36 +136,98 @@ public final class CertificateFetcher {
                 out.flush();
                 return readResponse(new DeadlineInput(tls, deadline), url);
             }
-        } catch (SocketTimeoutException e) {
-            if (watchdog == null) {
-                throw new VerificationException(CERT_FETCH_FAILED, "Connecting to " + url.host() + " for " + url
-                        + " timed out (limit " + connectTimeout.toMillis() + " ms)", e);
-            }
-            throw timedOut(url, e);
         } catch (IOException e) {
-            if (watchdog != null && (watchdog.isDone() || System.nanoTime() - deadline >= 0)) {
-                throw timedOut(url, e);
+            if (watchdog != null && watchdog.isDone() || System.nanoTime() - deadline >= 0
+                    || e instanceof SocketTimeoutException && watchdog != null) {
+                throw new VerificationException(CERT_FETCH_FAILED,
+                        "Downloading " + url + " timed out (limit " + totalTimeout.toMillis() + " ms)", e);
             }
             throw failed(url, e);
         } finally {
             if (watchdog != null) {
                 watchdog.cancel(false);
             }
+            if (raw != null) {
+                try {
+                    raw.close();
+                } catch (IOException ignored) {
+                    // closing is all we want
+                }
+            }
         }
     }
 
-    private VerificationException timedOut(CertificateUrl url, IOException e) {
-        return new VerificationException(CERT_FETCH_FAILED,
-                "Downloading " + url + " timed out (limit " + totalTimeout.toMillis() + " ms)", e);
+    /** Where to connect: the override's address (a configured seam, not checked), else the guard's addresses. */
+    private List<InetSocketAddress> targets(CertificateUrl url, long deadline) throws VerificationException {
+        InetSocketAddress override = overrides.lookup(url.host()).orElse(null);
+        if (override != null) {
+            if (override.isUnresolved()) {
+                throw new VerificationException(CERT_FETCH_FAILED,
+                        "Downloading " + url + " failed: the configured address for " + url.host()
+                                + " does not resolve");
+            }
+            return List.of(override);
+        }
+        try {
+            Duration lookup = Duration.ofNanos(Math.min(connectTimeout.toNanos(), deadline - System.nanoTime()));
+            return addresses.resolve(url.host(), lookup).stream().map(a -> new InetSocketAddress(a, url.port()))
+                    .toList();
+        } catch (OutboundAddresses.Refused e) {
+            throw new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + " failed: " + e.getMessage(), e);
+        }
     }
 
+    /** The first of {@code targets} whose connection opens, each within the connect time-out and the deadline. */
+    private Socket connect(CertificateUrl url, List<InetSocketAddress> targets, long deadline)
+            throws IOException, VerificationException {
+        IOException last = null;
+        boolean timedOut = false;
+        for (InetSocketAddress target : targets) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                break;
+            }
+            Socket socket = new Socket();
+            try {
+                socket.connect(target, (int) Math.max(1, Math.min(connectTimeout.toMillis(), left)));
+                return socket;
+            } catch (IOException e) {
+                socket.close();
+                timedOut |= e instanceof SocketTimeoutException;
+                last = e;
+            }
+        }
+        throw new VerificationException(CERT_FETCH_FAILED, "Connecting to " + url.host() + " for " + url + " "
+                + (timedOut || last == null
+                        ? "timed out (limit " + connectTimeout.toMillis() + " ms)"
+                        : last instanceof ConnectException
+                                ? "failed: the server refused the connection"
+                                : "failed: the server could not be reached"),
+                last);
+    }
+
+    /** A failure after connecting, in plain words: the exception's own text may describe the inside of a network. */
     private static VerificationException failed(CertificateUrl url, IOException e) {
+        String why;
         if (e instanceof SSLException) {
-            return new VerificationException(CERT_FETCH_FAILED, "Downloading " + url
-                    + " failed in TLS (is the server's certificate valid for the host and trusted?): "
-                    + e.getMessage(), e);
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            why = root instanceof java.security.cert.CertPathValidatorException
+                    || root.getClass().getName().endsWith("CertPathBuilderException")
+                    || String.valueOf(root.getMessage()).contains("unable to find valid certification path")
+                            ? "the server's TLS certificate is not trusted"
+                            : root instanceof java.security.cert.CertificateException
+                                    ? "the server's TLS certificate is not valid for " + url.host()
+                                    : "the TLS handshake failed";
+            why += " (the server must present a publicly trusted certificate for the host)";
+        } else if (e instanceof java.net.SocketException) {
+            why = "the server closed or reset the connection";
+        } else {
+            why = "the server's answer could not be read";
         }
-        return new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + " failed: " + e, e);
+        return new VerificationException(CERT_FETCH_FAILED, "Downloading " + url + " failed: " + why, e);
     }
 
     private byte[] readResponse(DeadlineInput in, CertificateUrl url) throws IOException, VerificationException {

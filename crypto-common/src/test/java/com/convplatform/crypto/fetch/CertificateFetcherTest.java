@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.testing.HttpsTestServer;
 import com.convplatform.crypto.testing.TestPki;
 import com.convplatform.crypto.url.CertificateUrl;
@@ -114,7 +115,8 @@ class CertificateFetcherTest {
         TestPki other = TestPki.create();
         VerificationException e = refused(fetcher(other.clientContext(), server.port(), Duration.ofSeconds(5)),
                 url("/client.api/ok.pem"));
-        assertTrue(e.getMessage().contains("failed in TLS"), e.getMessage());
+        assertEquals("Downloading https://client.example.com/client.api/ok.pem failed: the server's TLS certificate is"
+                + " not trusted (the server must present a publicly trusted certificate for the host)", e.getMessage());
     }
 
     @Test
@@ -124,7 +126,9 @@ class CertificateFetcherTest {
             wrongName.serve("/client.api/ok.pem", "text/plain", "x");
             VerificationException e = refused(fetcher(pki.clientContext(), wrongName.port(), Duration.ofSeconds(5)),
                     url("/client.api/ok.pem"));
-            assertTrue(e.getMessage().contains("failed in TLS"), e.getMessage());
+            assertEquals("Downloading https://client.example.com/client.api/ok.pem failed: the server's TLS certificate"
+                    + " is not valid for client.example.com (the server must present a publicly trusted certificate"
+                    + " for the host)", e.getMessage());
             assertEquals(0, wrongName.hits("/client.api/ok.pem"));
         }
     }
@@ -290,8 +294,41 @@ class CertificateFetcherTest {
         }
         VerificationException e = refused(fetcher(pki.clientContext(), port, Duration.ofSeconds(2)),
                 url("/client.api/x.pem"));
-        assertTrue(e.getMessage().startsWith("Downloading https://client.example.com/client.api/x.pem failed"),
-                e.getMessage());
+        assertEquals("Connecting to client.example.com for https://client.example.com/client.api/x.pem failed: the"
+                + " server refused the connection", e.getMessage());
+    }
+
+    /** The guard (not an override): a host that resolves to an inside address is refused before any connection. */
+    @Test
+    void aHostThatResolvesToAnInsideAddressIsNeverConnectedTo() throws Exception {
+        OutboundAddresses guard = OutboundAddresses.of(host -> new InetAddress[]{InetAddress.getByName("127.0.0.1")},
+                false);
+        CertificateFetcher f = new CertificateFetcher(pki.clientContext(), Duration.ofSeconds(2),
+                Duration.ofSeconds(5), LIMIT, HostOverrides.none(), guard);
+        int before = server.hits("/client.api/ok.pem");
+        VerificationException e = refused(f, url("/client.api/ok.pem"));
+        assertEquals("Downloading https://client.example.com/client.api/ok.pem failed: the host client.example.com"
+                + " resolves to 127.0.0.1, a loopback address; only public addresses are allowed", e.getMessage());
+        assertEquals(before, server.hits("/client.api/ok.pem"));
+    }
+
+    /**
+     * The host is resolved once, and the connection goes to the address resolved (here, with the private-network seam
+     * on, 127.0.0.1:443, where nothing listens): a second DNS answer is never asked for.
+     */
+    @Test
+    void theHostIsResolvedOnceAndTheCheckedAddressIsTheOneConnectedTo() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
+        OutboundAddresses seam = OutboundAddresses.of(host -> {
+            lookups.incrementAndGet();
+            return new InetAddress[]{InetAddress.getByName("127.0.0.1")};
+        }, true);
+        CertificateFetcher f = new CertificateFetcher(pki.clientContext(), Duration.ofSeconds(2),
+                Duration.ofSeconds(5), LIMIT, HostOverrides.none(), seam);
+        VerificationException e = refused(f, url("/client.api/ok.pem"));
+        assertEquals("Connecting to client.example.com for https://client.example.com/client.api/ok.pem failed: the"
+                + " server refused the connection", e.getMessage());
+        assertEquals(1, lookups.get());
     }
 
     @Test
