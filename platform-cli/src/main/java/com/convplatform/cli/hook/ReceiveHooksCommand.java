@@ -33,12 +33,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code receive-hooks}: a local hook receiver for trying an integration. Every POST is verified with crypto-common's
- * {@link HookVerifier}, exactly as {@code verify-hook} does, and answered 200 when verified and 401 when not (what a
- * receiver should do), with one line per hook on standard output.
+ * {@link HookVerifier}, exactly as {@code verify-hook} does, and answered 200 when verified and 400 when not (spec 4.4
+ * and 5.2: what a receiver must do), with one line per hook on standard output.
  */
 @Command(name = "receive-hooks", mixinStandardHelpOptions = true, description = {
         "Listen for hooks on this machine and verify each one as a receiver must (the checks of verify-hook).",
-        "Answers 200 to a verified hook and 401 to any other POST; prints VERIFIED or NOT VERIFIED per hook.",
+        "Answers 200 to a verified hook and 400 to any other POST (spec 4.4, 5.2); prints VERIFIED or NOT VERIFIED.",
         "With --count N it exits after N hooks: 0 when all were verified, 1 otherwise or when --timeout passes."})
 public final class ReceiveHooksCommand implements Callable<Integer> {
     private static final int MAX_BODY = 1024 * 1024;
@@ -133,6 +133,7 @@ public final class ReceiveHooksCommand implements Callable<Integer> {
         StringWriter report = new StringWriter();
         PrintWriter line = new PrintWriter(report);
         boolean ok;
+        String refusal = "{\"error_code\":\"BODY_TOO_LARGE\",\"error_message\":\"not verified\"}";
         if (body.length > MAX_BODY) {
             line.println("NOT VERIFIED delivery=" + delivery + ": body over " + MAX_BODY + " bytes");
             ok = false;
@@ -147,6 +148,7 @@ public final class ReceiveHooksCommand implements Callable<Integer> {
                 ok = true;
             } catch (VerificationException e) {
                 Hints.print(line, "NOT VERIFIED delivery=" + delivery + ":", e, Hints.Side.HOOK);
+                refusal = "{\"error_code\":\"" + e.code() + "\",\"error_message\":\"not verified\"}";
                 ok = false;
             }
         }
@@ -166,7 +168,7 @@ public final class ReceiveHooksCommand implements Callable<Integer> {
             out.print(report);
             out.flush();
         }
-        respond(exchange, ok ? 200 : 401, ok ? "{}" : "{\"error\":\"not verified\"}");
+        respond(exchange, ok ? 200 : 400, ok ? "{}" : refusal);
     }
 
     private static String header(HttpExchange exchange, String name, String otherwise) {

@@ -116,7 +116,7 @@ class ReceiveHooksCommandTest {
     }
 
     @Test
-    void aTamperedHookIsAnswered401WithTheFailureCodeAndTheExitCodeIsOne() throws Exception {
+    void aTamperedHookIsAnswered400WithTheFailureCodeAndTheExitCodeIsOne() throws Exception {
         int port = freePort();
         CompletableFuture<CliRun.Result> run = receive(port, "--count", "2", "--timeout", "30");
         byte[] body = VerifyHookCommandTest.hook(Instant.now());
@@ -124,7 +124,7 @@ class ReceiveHooksCommandTest {
         byte[] changed = new String(body, StandardCharsets.UTF_8).replace("u42", "u43")
                 .getBytes(StandardCharsets.UTF_8);
 
-        assertEquals(401, post(port, "d-tampered", changed, signature));
+        assertEquals(400, post(port, "d-tampered", changed, signature)); // spec 4.4 and 5.2
         assertEquals(200, post(port, "d-good", body, signature));
 
         CliRun.Result r = run.get(30, TimeUnit.SECONDS);
