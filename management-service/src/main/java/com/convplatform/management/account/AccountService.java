@@ -53,20 +53,19 @@ public class AccountService {
     @Transactional
     public AccountView create(NewAccount in) {
         String fqdn = in.fqdn().toLowerCase(Locale.ROOT);
-        String business = in.businessId();
         String webhook = checkWebhook(in.webhookUrl());
         if (Account.count("fqdn", fqdn) > 0) {
             throw new ApiException(409, "FQDN_TAKEN", "An account with the FQDN " + fqdn + " already exists");
         }
-        if (Account.count("businessId", business) > 0) {
+        if (Account.count("businessId", in.businessId()) > 0) {
             throw new ApiException(409, "BUSINESS_TAKEN",
-                    "business_id " + business + " already belongs to an account (one business per account)");
+                    "business_id " + in.businessId() + " already belongs to an account (one business per account)");
         }
         Account a = new Account();
         a.id = UUID.randomUUID().toString();
         a.name = in.name().strip();
         a.fqdn = fqdn;
-        a.businessId = business;
+        a.businessId = in.businessId();
         a.webhookUrl = webhook;
         a.createdAt = clock.instant();
         a.persist();
@@ -151,57 +150,39 @@ public class AccountService {
     public List<CertificateView> certificates(String accountId) {
         account(accountId);
         return RegisteredCertificate.<RegisteredCertificate>list("accountId = ?1 order by createdAt", accountId)
-                .stream()
-                .map(CertificateView::of).toList();
+                .stream().map(CertificateView::of).toList();
     }
 
     @Transactional
     public void revoke(String accountId, String certificateUuid) {
-        RegisteredCertificate r = RegisteredCertificate
-                .<RegisteredCertificate>find("id = ?1 and accountId = ?2", certificateUuid, accountId)
-                .firstResultOptional()
+        RegisteredCertificate r = RegisteredCertificate.<RegisteredCertificate>findByIdOptional(certificateUuid)
+                .filter(c -> c.accountId.equals(accountId))
                 .orElseThrow(() -> new ApiException(404, "CERTIFICATE_NOT_FOUND",
                         "Account " + accountId + " has no certificate " + certificateUuid));
         if (r.revokedAt == null) {
             r.revokedAt = clock.instant();
         }
-        parsed.invalidate(certificateUuid);
     }
 
     /**
      * The account's registered, unrevoked certificate with this id. Its revocation is read from the database on every
-     * call (one lookup by primary key), so a certificate revoked through any replica is refused at once by all; the
-     * parsed certificate is kept (at most {@value #CACHED}).
+     * call (one lookup by primary key, plain JDBC), so a certificate revoked through any replica is refused at once by
+     * all; the parsed certificate is kept (at most {@value #CACHED}).
      */
     public Optional<X509Certificate> activeCertificate(String accountId, String certificateUuid) {
-        if (certificateUuid == null || certificateUuid.length() > 64) {
+        if (certificateUuid == null || certificateUuid.length() > 64
+                || !SqlExists.exists(dataSource, "the certificate's revocation",
+                        "select 1 from registered_certificate where id = ? and account_id = ? and revoked_at is null",
+                        certificateUuid, accountId)) {
             return Optional.empty();
         }
-        X509Certificate known = parsed.getIfPresent(certificateUuid);
-        if (known != null) {
-            return stillActive(accountId, certificateUuid) ? Optional.of(known) : Optional.empty();
-        }
-        Optional<RegisteredCertificate> r = RegisteredCertificate
-                .<RegisteredCertificate>find("id = ?1 and accountId = ?2 and revokedAt is null", certificateUuid,
-                        accountId)
-                .firstResultOptional();
-        Optional<X509Certificate> cert = r.map(c -> parse(c.pem));
-        cert.ifPresent(c -> parsed.put(certificateUuid, c));
-        return cert;
-    }
-
-    private boolean stillActive(String accountId, String certificateUuid) {
-        return SqlExists.exists(dataSource, "the certificate's revocation",
-                "select 1 from registered_certificate where id = ? and account_id = ? and revoked_at is null",
-                certificateUuid, accountId);
+        return Optional.of(parsed.get(certificateUuid,
+                id -> parse(RegisteredCertificate.<RegisteredCertificate>findById(id).pem)));
     }
 
     private Account account(String accountId) {
-        Account a = accountId == null ? null : Account.findById(accountId);
-        if (a == null) {
-            throw new ApiException(404, "ACCOUNT_NOT_FOUND", "No account " + accountId);
-        }
-        return a;
+        return Account.<Account>findByIdOptional(accountId)
+                .orElseThrow(() -> new ApiException(404, "ACCOUNT_NOT_FOUND", "No account " + accountId));
     }
 
     private static X509Certificate parse(String pem) {

@@ -10,8 +10,6 @@ import jakarta.validation.constraints.Size;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-
 /** The API shapes of accounts, clients and certificates; entities never leave the service. */
 public final class AccountViews {
     private AccountViews() {
@@ -23,8 +21,8 @@ public final class AccountViews {
     public record NewAccount(
             @NotBlank(message = INVALID_NAME) @Size(max = 200, message = INVALID_NAME) @Schema(example = "Example Shop") String name,
             @NotNull(message = INVALID_FQDN) @Size(max = 253, message = INVALID_FQDN) @Pattern(regexp = FQDN, flags = Pattern.Flag.CASE_INSENSITIVE, message = INVALID_FQDN) @Schema(example = "client.example.com") String fqdn,
-            @JsonProperty("business_id") @NotNull(message = INVALID_BUSINESS) @Pattern(regexp = "[0-9]{1,32}", message = INVALID_BUSINESS) @Schema(example = "4711") String businessId,
-            @JsonProperty("webhook_url") @NotNull(message = INVALID_WEBHOOK) @Size(max = 2048, message = INVALID_WEBHOOK) @Schema(example = "https://client.example.com/hooks") String webhookUrl) {
+            @NotNull(message = INVALID_BUSINESS) @Pattern(regexp = "[0-9]{1,32}", message = INVALID_BUSINESS) @Schema(example = "4711") String businessId,
+            @NotNull(message = INVALID_WEBHOOK) @Size(max = 2048, message = INVALID_WEBHOOK) @Schema(example = "https://client.example.com/hooks") String webhookUrl) {
         static final String FQDN = "([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?";
         static final String INVALID_FQDN = "INVALID_FQDN: fqdn must be a fully qualified DNS name such as"
                 + " client.example.com (no trailing dot, no IP address, no scheme or path)";
@@ -41,24 +39,21 @@ public final class AccountViews {
             @NotBlank(message = "MISSING_FIELD: send {\"certificate\": \"<PEM of the self-signed certificate>\"}") @Schema(example = "-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n") String certificate) {
     }
 
-    public record AccountView(@JsonProperty("account_id") String accountId, String name, String fqdn,
-            @JsonProperty("business_id") String businessId, @JsonProperty("webhook_url") String webhookUrl,
-            @JsonProperty("created_at") Instant createdAt) {
+    public record AccountView(String accountId, String name, String fqdn, String businessId, String webhookUrl,
+            Instant createdAt) {
         static AccountView of(Account a) {
             return new AccountView(a.id, a.name, a.fqdn, a.businessId, a.webhookUrl, a.createdAt);
         }
     }
 
-    public record ClientView(@JsonProperty("client_id") String clientId, String name,
-            @JsonProperty("created_at") Instant createdAt) {
+    public record ClientView(String clientId, String name, Instant createdAt) {
         static ClientView of(Client c) {
             return new ClientView(c.id, c.name, c.createdAt);
         }
     }
 
-    public record CertificateView(@JsonProperty("certificate_uuid") String certificateUuid,
-            @JsonProperty("sha256_fingerprint") String sha256Fingerprint, @JsonProperty("not_after") Instant notAfter,
-            @JsonProperty("created_at") Instant createdAt, @JsonProperty("revoked_at") Instant revokedAt) {
+    public record CertificateView(String certificateUuid, String sha256Fingerprint, Instant notAfter,
+            Instant createdAt, Instant revokedAt) {
         static CertificateView of(RegisteredCertificate c) {
             return new CertificateView(c.id, c.sha256Fingerprint, c.notAfter, c.createdAt, c.revokedAt);
         }

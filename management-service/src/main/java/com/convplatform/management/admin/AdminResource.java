@@ -28,7 +28,6 @@ import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.account.AccountViews.NewCertificate;
 import com.convplatform.management.account.AccountViews.NewClient;
 import com.convplatform.management.token.TokenService;
-import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
 
 /** The operator API: accounts, clients, self-signed certificates and JWT key rotation. */
@@ -134,10 +133,6 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The new key id: {\"kid\": \"...\"}")
     @APIResponse(responseCode = "409", description = "KEY_FROM_FILE: the key comes from management.jwt.key-file")
     public Map<String, String> rotate() {
-        try {
-            return Map.of("kid", tokens.rotate());
-        } catch (IllegalStateException e) {
-            throw new ApiException(409, "KEY_FROM_FILE", e.getMessage());
-        }
+        return Map.of("kid", tokens.rotate());
     }
 }

@@ -15,22 +15,16 @@ public interface ManagementConfig {
     @WithDefault("./data/management")
     String dataDir();
 
-    /** The operator API. */
     Admin admin();
 
-    /** The internal API used by the other services. */
     Internal internal();
 
-    /** Token issuing. */
     Jwt jwt();
 
     /** Downloading certificate chains from SignatureCertChainUrl. */
     CertFetch certFetch();
 
-    /**
-     * Extra root certificates (a PEM file) that signing chains may lead to, besides the JVM's roots. Off unless set:
-     * a staging or test seam.
-     */
+    /** Test and staging seam, off unless set: extra roots (PEM file) signing chains may lead to, besides the JVM's. */
     Optional<String> trustAnchors();
 
     /** Seconds either way a request's timestamp may differ from the server clock (spec: 150). */

@@ -3,6 +3,7 @@ package com.convplatform.management.signed;
 import java.util.concurrent.Callable;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -19,9 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.management.account.AccountViews.ClientList;
-import com.convplatform.management.signed.SignedRequestService.Headers;
-import com.convplatform.management.signed.SignedRequestService.TokenResponse;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.convplatform.management.token.TokenService.TokenResponse;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -55,17 +54,21 @@ public class SignedApiResource {
             + " when the certificate was registered. Send this or SignatureCertChainUrl, never both";
 
     /** The signed body of a token request (for the documentation: the bytes are read as sent). */
-    @Schema(name = "TokenRequest")
-    record TokenRequest(
-            @JsonProperty("client_id") @Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
+    record TokenRequest(@Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
             @Schema(example = "client.example.com") String fqdn,
             @Schema(example = "2026-11-25T10:00:00Z", description = "UTC, within 150 s of the server clock") String timestamp) {
     }
 
     /** The signed body of a client enumeration request. */
-    @Schema(name = "ClientListRequest")
     record ClientListRequest(@Schema(example = "client.example.com") String fqdn,
             @Schema(example = "2026-11-25T10:00:00Z", description = "UTC, within 150 s of the server clock") String timestamp) {
+    }
+
+    /** The headers of a signed request, bound by Quarkus REST as one parameter container. */
+    public record Headers(@HeaderParam("Content-Type") String contentType,
+            @Parameter(description = SIGNATURE, required = true) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
+            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String certChainUrl,
+            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
     }
 
     private final SignedRequestService service;
@@ -80,11 +83,8 @@ public class SignedApiResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
-    public Uni<TokenResponse> issue(byte[] body, @HeaderParam("Content-Type") String contentType,
-            @Parameter(description = SIGNATURE, required = true) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
-            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
-            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
-        return onWorker(() -> service.issueToken(body, contentType, new Headers(signature, chainUrl, certUuid)));
+    public Uni<TokenResponse> issue(byte[] body, @BeanParam Headers headers) {
+        return onWorker(() -> service.issueToken(body, headers));
     }
 
     @POST
@@ -93,11 +93,8 @@ public class SignedApiResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
-    public Uni<TokenResponse> issueAlias(byte[] body, @HeaderParam("Content-Type") String contentType,
-            @Parameter(description = SIGNATURE, required = true) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
-            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
-            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
-        return issue(body, contentType, signature, chainUrl, certUuid);
+    public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers) {
+        return issue(body, headers);
     }
 
     @POST
@@ -105,20 +102,15 @@ public class SignedApiResource {
     @Operation(summary = "List the account's clients (spec 4.2)")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClientListRequest.class)))
     @APIResponse(responseCode = "200", description = "The account's clients", content = @Content(schema = @Schema(implementation = ClientList.class)))
-    public Uni<ClientList> clients(byte[] body, @HeaderParam("Content-Type") String contentType,
-            @Parameter(description = SIGNATURE, required = true) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
-            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String chainUrl,
-            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
-        return onWorker(() -> service.listClients(body, contentType, new Headers(signature, chainUrl, certUuid)));
+    public Uni<ClientList> clients(byte[] body, @BeanParam Headers headers) {
+        return onWorker(() -> service.listClients(body, headers));
     }
 
     /**
-     * Runs the verification and the operation on a worker thread, in this request's context (its request id), once
-     * the whole body has been read on the event loop; the answer is written from the event loop. As a plain blocking
-     * method, the worker was taken when the request's head arrived and then waited for the body to be handed over: a
-     * thread switch more per request, about a twentieth of the service's CPU in the load test. The work may block
-     * (the certificate's revocation is read from the database, a chain may be downloaded), so it never runs on the
-     * event loop itself.
+     * Runs the work on a worker thread in this request's context (its request id) once the event loop has read the
+     * whole body; the answer is written from the event loop. A plain blocking method took its worker when the head
+     * arrived, to wait there for the body: a thread switch more per request, a twentieth of the CPU in the load test.
+     * The work may block (revocation read from the database, chain download), so it never runs on the event loop.
      */
     private static <T> Uni<T> onWorker(Callable<T> work) {
         return Uni.createFrom()

@@ -2,6 +2,7 @@ package com.convplatform.management.signed;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -9,9 +10,10 @@ import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.ClientList;
+import com.convplatform.management.signed.SignedApiResource.Headers;
 import com.convplatform.management.token.TokenService;
+import com.convplatform.management.token.TokenService.TokenResponse;
 import com.convplatform.support.ApiException;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,16 +38,6 @@ public class SignedRequestService {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
             .build();
 
-    /** Where the verified request came from. */
-    public record Headers(String signature, String certChainUrl, String certUuid) {
-    }
-
-    /** A token response. */
-    public record TokenResponse(@JsonProperty("access_token") String accessToken,
-            @JsonProperty("token_type") String tokenType, @JsonProperty("expires_in") long expiresIn,
-            @JsonProperty("client_id") String clientId) {
-    }
-
     private final ManagementRequestVerifier verifier;
     private final AccountService accounts;
     private final TokenService tokens;
@@ -65,29 +57,29 @@ public class SignedRequestService {
         this.tokensIssued = metrics.counter("management.tokens.issued");
     }
 
-    public TokenResponse issueToken(byte[] body, String contentType, Headers headers) {
-        Verified v = verify(body, contentType, headers, true);
+    public TokenResponse issueToken(byte[] body, Headers headers) {
+        Verified v = verify(body, headers, true);
         String clientId = v.json.get("client_id").asText();
         if (!accounts.isClientOf(v.account.id(), clientId)) {
             throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + abbreviate(clientId)
                     + " does not belong to the account of " + v.account.fqdn()
                     + "; list the account's clients with the client enumeration operation");
         }
-        TokenService.IssuedToken t = tokens.issue(clientId, v.account.id(), v.account.businessId());
+        TokenResponse token = tokens.issue(clientId, v.account.id(), v.account.businessId());
         tokensIssued.increment();
-        return new TokenResponse(t.accessToken(), "Bearer", t.expiresIn(), clientId);
+        return token;
     }
 
-    public ClientList listClients(byte[] body, String contentType, Headers headers) {
-        Verified v = verify(body, contentType, headers, false);
+    public ClientList listClients(byte[] body, Headers headers) {
+        Verified v = verify(body, headers, false);
         return new ClientList(accounts.clients(v.account.id()));
     }
 
     private record Verified(AccountService.Signer account, JsonNode json) {
     }
 
-    private Verified verify(byte[] in, String contentType, Headers h, boolean needsClient) {
-        if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+    private Verified verify(byte[] in, Headers h, boolean needsClient) {
+        if (h.contentType() == null || !h.contentType().toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json");
         }
         byte[] body = in == null ? new byte[0] : in;
@@ -115,17 +107,15 @@ public class SignedRequestService {
         String fqdn = json.get("fqdn").asText();
         AccountService.Signer account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
                 "No account is registered for the FQDN '" + abbreviate(fqdn) + "'"));
+        var request = new ManagementRequestVerifier.Request(body, account.fqdn(), json.get("timestamp").asText(),
+                h.signature(), h.certChainUrl(), h.certUuid());
+        Timer.Sample verification = Timer.start(metrics);
         try {
-            verificationTimer.recordCallable(() -> verifier.verify(
-                    new ManagementRequestVerifier.Request(body, account.fqdn(), json.get("timestamp").asText(),
-                            h.signature(), h.certChainUrl(), h.certUuid()),
-                    uuid -> accounts.activeCertificate(account.id(), uuid)));
+            verifier.verify(request, uuid -> accounts.activeCertificate(account.id(), uuid));
         } catch (VerificationException e) {
             throw refuse(400, e.code().name(), e.getMessage());
-        } catch (ApiException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+        } finally {
+            verification.stop(verificationTimer);
         }
         return new Verified(account, json);
     }

@@ -12,11 +12,12 @@ import java.security.spec.ECPoint;
 import java.security.spec.ECPublicKeySpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,7 +26,7 @@ import org.bouncycastle.jce.ECNamedCurveTable;
 import org.bouncycastle.jce.spec.ECNamedCurveParameterSpec;
 import org.jose4j.jca.ProviderContext;
 import org.jose4j.jwk.EllipticCurveJsonWebKey;
-import org.jose4j.jwk.JsonWebKey;
+import org.jose4j.jwk.JsonWebKey.OutputControlLevel;
 import org.jose4j.jwk.Use;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jws.JsonWebSignature;
@@ -39,18 +40,17 @@ import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.config.ManagementConfig;
+import com.convplatform.support.ApiException;
 
 /**
  * Issues ES256 JWTs and publishes their public keys as a JWKS. The signing key comes from
- * {@code management.jwt.key-file}, or is generated on first start and kept under the data directory; a rotation keeps
- * the previous public key in the JWKS so tokens issued before it stay verifiable until they expire.
+ * {@code management.jwt.key-file}, or is generated on first start and kept under the data directory.
  */
 @ApplicationScoped
 public class TokenService {
     /**
-     * ES256 signatures come from BouncyCastle, with the key held as its own key object (see {@code toSigningKey} and
-     * the README's load-test section); jose4j asks the JCA for it by name (Quarkus registers BouncyCastle:
-     * {@code quarkus.security.security-providers=BC}).
+     * ES256 signatures come from BouncyCastle, with the key as its own key object (see {@code toSigningKey}); jose4j
+     * asks the JCA for it by name, which {@code quarkus.security.security-providers=BC} registers.
      */
     private static final java.security.Provider ES256_PROVIDER = com.convplatform.crypto.sig.CryptoProviders
             .recommended().ecdsa();
@@ -59,8 +59,8 @@ public class TokenService {
         PROVIDERS.getSuppliedKeyProviderContext().setSignatureProvider(ES256_PROVIDER.getName());
     }
 
-    /** An issued token. */
-    public record IssuedToken(String accessToken, long expiresIn) {
+    /** The answer to a token request. */
+    public record TokenResponse(String accessToken, String tokenType, long expiresIn, String clientId) {
     }
 
     private record SigningKey(String kid, PrivateKey privateKey, ECPublicKey publicKey) {
@@ -81,23 +81,20 @@ public class TokenService {
     @PostConstruct
     void load() {
         if (config.jwt().keyFile().isPresent()) {
-            current = toSigningKey(Pem.parsePrivateKey(PemFiles.read(Paths.get(config.jwt().keyFile().get()))));
+            current = readKey(Paths.get(config.jwt().keyFile().get()));
         } else {
             Path file = keyDir().resolve("current-key.pem");
             if (!Files.exists(file)) {
                 PemFiles.writeOwnerOnly(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
             }
-            current = toSigningKey(Pem.parsePrivateKey(PemFiles.read(file)));
+            current = readKey(file);
             Path prev = keyDir().resolve("previous-key.pem");
             if (Files.exists(prev)) {
-                previous = toSigningKey(Pem.parsePrivateKey(PemFiles.read(prev))).publicKey();
+                previous = readKey(prev).publicKey();
             }
         }
-        List<ECPublicKey> keys = new ArrayList<>();
-        for (String file : config.jwt().publishedKeyFiles().orElse(List.of())) {
-            keys.add(publicKey(Paths.get(file)));
-        }
-        published = List.copyOf(keys);
+        published = config.jwt().publishedKeyFiles().orElse(List.of()).stream().map(f -> publicKey(Paths.get(f)))
+                .toList();
     }
 
     /** A published key's file: an EC P-256 public key ({@code PUBLIC KEY}) or a private key to take it from. */
@@ -118,7 +115,7 @@ public class TokenService {
     }
 
     /** Signs a token for a client of an account (jose4j, with the signing provider's own key object). */
-    public IssuedToken issue(String clientId, String accountId, String businessId) {
+    public TokenResponse issue(String clientId, String accountId, String businessId) {
         SigningKey key = current;
         long now = clock.instant().getEpochSecond();
         long lifetime = config.jwt().lifetime().toSeconds();
@@ -140,7 +137,7 @@ public class TokenService {
         jws.setKey(key.privateKey());
         jws.setProviderContext(PROVIDERS);
         try {
-            return new IssuedToken(jws.getCompactSerialization(), lifetime);
+            return new TokenResponse(jws.getCompactSerialization(), "Bearer", lifetime, clientId);
         } catch (JoseException e) {
             throw new IllegalStateException("Cannot sign the token", e);
         }
@@ -151,41 +148,28 @@ public class TokenService {
      * {@code management.jwt.published-key-files}; each key once, named by its RFC 7638 thumbprint.
      */
     public Map<String, Object> jwks() {
-        List<ECPublicKey> all = new ArrayList<>();
-        all.add(current.publicKey());
-        if (previous != null) {
-            all.add(previous);
-        }
-        all.addAll(published);
         Map<String, Map<String, Object>> keys = new LinkedHashMap<>();
-        for (ECPublicKey key : all) {
-            EllipticCurveJsonWebKey jwk = jwk(key);
-            keys.putIfAbsent(jwk.getKeyId(), jwk.toParams(JsonWebKey.OutputControlLevel.PUBLIC_ONLY));
-        }
+        Stream.concat(Stream.of(current.publicKey(), previous), published.stream()).filter(Objects::nonNull)
+                .map(TokenService::jwk)
+                .forEach(jwk -> keys.putIfAbsent(jwk.getKeyId(), jwk.toParams(OutputControlLevel.PUBLIC_ONLY)));
         return Map.of("keys", List.copyOf(keys.values()));
     }
 
     /**
-     * Generates a new signing key; the old public key stays in the JWKS until the next rotation. Only for the
-     * generated key: a key given in {@code management.jwt.key-file} is rotated by replacing the file.
-     *
-     * @return the new key id
+     * Generates a new signing key and returns its id; the old public key stays in the JWKS until the next rotation.
+     * Only for the generated key: a key given in {@code management.jwt.key-file} is rotated by replacing the file.
      */
     public synchronized String rotate() {
         if (config.jwt().keyFile().isPresent()) {
-            throw new IllegalStateException("The signing key comes from management.jwt.key-file; replace that file");
+            throw new ApiException(409, "KEY_FROM_FILE",
+                    "The signing key comes from management.jwt.key-file; replace that file");
         }
         Path cur = keyDir().resolve("current-key.pem");
-        Path prev = keyDir().resolve("previous-key.pem");
-        PemFiles.writeOwnerOnly(prev, PemFiles.read(cur));
+        PemFiles.writeOwnerOnly(keyDir().resolve("previous-key.pem"), PemFiles.read(cur));
         PemFiles.writeOwnerOnly(cur, Pem.toPem(KeyPairs.ecP256().getPrivate()));
-        SigningKey old = current;
-        current = toSigningKey(Pem.parsePrivateKey(PemFiles.read(cur)));
-        previous = old.publicKey();
-        return current.kid();
-    }
-
-    public String currentKid() {
+        // The old key becomes the previous one before the new one signs: the JWKS never lacks a key in use.
+        previous = current.publicKey();
+        current = readKey(cur);
         return current.kid();
     }
 
@@ -200,6 +184,10 @@ public class TokenService {
         jwk.setAlgorithm(AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256);
         jwk.setUse(Use.SIGNATURE);
         return jwk;
+    }
+
+    private static SigningKey readKey(Path file) {
+        return toSigningKey(Pem.parsePrivateKey(PemFiles.read(file)));
     }
 
     private static SigningKey toSigningKey(PrivateKey key) {
@@ -222,5 +210,4 @@ public class TokenService {
             throw new IllegalStateException("Cannot derive the public key", e);
         }
     }
-
 }

@@ -75,7 +75,7 @@ class AdminApiTest {
         String business = digits();
         String id = post("/admin/v1/accounts", Map.of("name", "Shop", "fqdn", fqdn.toUpperCase(), "business_id",
                 business, "webhook_url", "https://" + fqdn + "/hooks")).statusCode(201)
-                .body("fqdn", equalTo(fqdn)).body("business_id", equalTo(business))
+                .body("fqdn", equalTo(fqdn)).body("business_id", equalTo(business)).body("created_at", notNullValue())
                 .body("account_id", matchesPattern("[0-9a-f-]{36}")).extract().path("account_id");
         given().header("Authorization", OPERATOR).get("/admin/v1/accounts").then().statusCode(200)
                 .body("account_id", hasItem(id));
@@ -130,6 +130,7 @@ class AdminApiTest {
         var good = CertificateBuilder.selfSigned(kp, fqdn, Instant.now().plusSeconds(86400), fqdn);
         String uuid = post(path, Map.of("certificate", Pem.toPem(good))).statusCode(201)
                 .body("sha256_fingerprint", matchesPattern("[0-9a-f]{64}")).body("not_after", notNullValue())
+                .body("created_at", notNullValue())
                 .extract().path("certificate_uuid");
 
         var expired = CertificateBuilder.forKey(kp.getPublic()).commonName(fqdn).dnsNames(fqdn)
@@ -151,6 +152,8 @@ class AdminApiTest {
 
         given().header("Authorization", OPERATOR).get(path).then().statusCode(200).body("$", hasSize(1))
                 .body("[0].certificate_uuid", equalTo(uuid)).body("[0].revoked_at", equalTo(null));
+        String otherAccount = "/admin/v1/accounts/" + Fixtures.account(uniqueFqdn()) + "/certificates/" + uuid;
+        refused(given().header("Authorization", OPERATOR).delete(otherAccount).then(), 404, "CERTIFICATE_NOT_FOUND");
         given().header("Authorization", OPERATOR).delete(path + "/" + uuid).then().statusCode(204);
         given().header("Authorization", OPERATOR).get(path).then().body("[0].revoked_at", not(equalTo(null)));
         refused(given().header("Authorization", OPERATOR).delete(path + "/" + UUID.randomUUID()).then(), 404,

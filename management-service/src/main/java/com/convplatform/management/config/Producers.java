@@ -1,4 +1,4 @@
-package com.convplatform.management.signed;
+package com.convplatform.management.config;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,17 +18,26 @@ import com.convplatform.crypto.fetch.HostOverrides;
 import com.convplatform.crypto.fetch.TlsTrust;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.crypto.pem.Pem;
-import com.convplatform.management.config.ManagementConfig;
+import com.convplatform.support.ApiKeys;
+import com.convplatform.support.Roles;
 
-/** Builds the one spec 5.1 verifier of this service from its configuration (seams off unless configured). */
-public class VerifierProducer {
+/** The beans this service builds from its configuration. */
+public class Producers {
+    /** The operator and internal keys of this service, as roles (service-support's ApiKeyMechanism). */
+    @Produces
+    @Singleton
+    ApiKeys keys(ManagementConfig config) {
+        return ApiKeys.of().with(Roles.OPERATOR, "management.admin.api-key", config.admin().apiKey())
+                .with(Roles.INTERNAL, "management.internal.api-key", config.internal().apiKey());
+    }
 
+    /** The one spec 5.1 verifier of this service (seams off unless configured). */
     @Produces
     @Singleton
     ManagementRequestVerifier verifier(ManagementConfig config, Clock clock) {
         var fetch = config.certFetch();
-        List<X509Certificate> fetchTrust = fetch.trustStore().map(VerifierProducer::readPem).orElse(List.of());
-        List<X509Certificate> extraRoots = config.trustAnchors().map(VerifierProducer::readPem).orElse(List.of());
+        List<X509Certificate> fetchTrust = fetch.trustStore().map(Producers::readPem).orElse(List.of());
+        List<X509Certificate> extraRoots = config.trustAnchors().map(Producers::readPem).orElse(List.of());
         HostOverrides overrides = HostOverrides.parse(fetch.resolve().orElse(List.of()));
         CertificateFetcher fetcher = new CertificateFetcher(TlsTrust.withExtraRoots(fetchTrust),
                 fetch.connectTimeout(), fetch.totalTimeout(), fetch.maxBytes(), overrides);
@@ -39,8 +48,7 @@ public class VerifierProducer {
 
     private static List<X509Certificate> readPem(String file) {
         try {
-            byte[] data = Files.readAllBytes(Paths.get(file));
-            return Pem.parseCertificates(data, 1024 * 1024);
+            return Pem.parseCertificates(Files.readAllBytes(Paths.get(file)), 1024 * 1024);
         } catch (IOException | VerificationException e) {
             throw new IllegalStateException("Cannot read the PEM certificates in " + file + ": " + e.getMessage(), e);
         }
