@@ -4,11 +4,13 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
@@ -57,31 +59,27 @@ public class FileStoreProducer {
         String accessKey = required(s3.accessKey(), "access-key", missing);
         String secretKey = required(s3.secretKey(), "secret-key", missing);
         if (!missing.isEmpty()) {
-            List<String> env = missing.stream().map(p -> p.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"))
-                    .toList();
+            String env = missing.stream().map(p -> p.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"))
+                    .collect(Collectors.joining(", "));
             throw new ConfigurationException("upload.storage.kind=s3 needs " + String.join(", ", missing)
-                    + " (missing or empty; env " + String.join(", ", env) + ")", missing);
+                    + " (missing or empty; env " + env + ")", missing);
         }
         List<String> wrong = new ArrayList<>();
         URI uri = endpoint(endpoint);
-        if (uri == null) {
-            wrong.add(P + "endpoint must be an http or https URL with a host and no path, such as "
-                    + "https://s3.eu-west-1.amazonaws.com or http://minio:9000, got '" + endpoint + "'");
-        }
-        if (!bucket.matches("[A-Za-z0-9._-]{1,255}") || bucket.matches("\\.+")) {
-            wrong.add(P + "bucket must be a bucket name (letters, digits, '.', '-', '_'), got '" + bucket + "'");
-        }
+        check(uri != null, "endpoint must be an http or https URL with a host and no path, such as"
+                + " https://s3.eu-west-1.amazonaws.com or http://minio:9000, got '" + endpoint + "'", wrong);
+        check(bucket.matches("[A-Za-z0-9._-]{1,255}") && !bucket.matches("\\.+"),
+                "bucket must be a bucket name (letters, digits, '.', '-', '_'), got '" + bucket + "'", wrong);
         String region = s3.region().trim();
-        if (!region.matches("[A-Za-z0-9-]{1,64}")) {
-            wrong.add(P + "region must be a region name such as us-east-1 or eu-west-1, got '" + region + "'");
-        }
+        check(region.matches("[A-Za-z0-9-]{1,64}"),
+                "region must be a region name such as us-east-1 or eu-west-1, got '" + region + "'", wrong);
         String prefix = prefix(s3.prefix().map(String::trim).orElse(""));
-        if (prefix == null) {
-            wrong.add(P + "prefix must be path segments without empty, '.' or '..' parts, got '"
-                    + s3.prefix().orElse("") + "'");
-        }
-        positive(s3.connectTimeout(), "connect-timeout", wrong);
-        positive(s3.requestTimeout(), "request-timeout", wrong);
+        check(prefix != null, "prefix must be path segments without empty, '.' or '..' parts, got '"
+                + s3.prefix().orElse("") + "'", wrong);
+        check(s3.connectTimeout().compareTo(Duration.ZERO) > 0,
+                "connect-timeout must be positive, got " + s3.connectTimeout(), wrong);
+        check(s3.requestTimeout().compareTo(Duration.ZERO) > 0,
+                "request-timeout must be positive, got " + s3.requestTimeout(), wrong);
         if (!wrong.isEmpty()) {
             throw new ConfigurationException(String.join("; ", wrong));
         }
@@ -97,21 +95,20 @@ public class FileStoreProducer {
         return value.get().trim();
     }
 
-    private static void positive(Duration d, String name, List<String> wrong) {
-        if (d.isZero() || d.isNegative()) {
-            wrong.add(P + name + " must be positive, got " + d);
+    /** Unless {@code ok}, adds {@code problem} (which starts with the name of the property under {@value #P}). */
+    private static void check(boolean ok, String problem, List<String> wrong) {
+        if (!ok) {
+            wrong.add(P + problem);
         }
     }
 
     /** The endpoint as a URI (a trailing '/' dropped), or null when it is not http(s)://host[:port]. */
     private static URI endpoint(String value) {
         try {
-            URI uri = new URI(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
-            boolean http = "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
-            return http && uri.getHost() != null && uri.getRawUserInfo() == null && uri.getRawQuery() == null
-                    && uri.getRawFragment() == null && (uri.getRawPath() == null || uri.getRawPath().isEmpty())
-                            ? uri
-                            : null;
+            URI uri = new URI(value.replaceFirst("/$", ""));
+            boolean hostOnly = uri.getHost() != null && uri.getRawPath().isEmpty() && uri.getRawUserInfo() == null
+                    && uri.getRawQuery() == null && uri.getRawFragment() == null;
+            return hostOnly && String.valueOf(uri.getScheme()).matches("(?i)https?") ? uri : null;
         } catch (URISyntaxException e) {
             return null;
         }
@@ -119,17 +116,12 @@ public class FileStoreProducer {
 
     /** "" or segments ending with '/' ("uploads" and "/uploads/" both become "uploads/"); null when malformed. */
     private static String prefix(String value) {
-        String p = value.replaceFirst("^/+", "");
+        String p = value.replaceFirst("^/+", "").replaceFirst("/$", "");
         if (p.isEmpty()) {
             return "";
         }
-        p = p.endsWith("/") ? p : p + "/";
-        for (String segment : p.substring(0, p.length() - 1).split("/", -1)) {
-            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")
-                    || segment.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
-                return null;
-            }
-        }
-        return p;
+        boolean malformed = p.chars().anyMatch(c -> c < 0x20 || c == 0x7F) || Arrays.stream(p.split("/", -1))
+                .anyMatch(segment -> segment.isEmpty() || segment.equals(".") || segment.equals(".."));
+        return malformed ? null : p + "/";
     }
 }

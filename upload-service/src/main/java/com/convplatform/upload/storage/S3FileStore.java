@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -51,48 +52,38 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     @Override
     public void put(String id, Path source) throws IOException {
         String key = key(id);
-        call("PUT", key, () -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(source)));
+        call("PUT", key, false, () -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(source)));
     }
 
     @Override
     public Optional<InputStream> open(String id) throws IOException {
         String key = key(id);
-        try {
-            return Optional.of(call("GET", key,
-                    () -> s3.getObject(b -> b.bucket(bucket).key(key), ResponseTransformer.toInputStream())));
-        } catch (IOException e) {
-            if (missing(e)) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return Optional.ofNullable(call("GET", key, true,
+                () -> s3.getObject(b -> b.bucket(bucket).key(key), ResponseTransformer.toInputStream())));
     }
 
     /** S3 answers 204 whether or not the object existed; some implementations answer 404 for a missing one. */
     @Override
     public void delete(String id) throws IOException {
         String key = key(id);
-        try {
-            call("DELETE", key, () -> s3.deleteObject(b -> b.bucket(bucket).key(key)));
-        } catch (IOException e) {
-            if (!missing(e)) {
-                throw e;
-            }
-        }
+        call("DELETE", key, true, () -> s3.deleteObject(b -> b.bucket(bucket).key(key)));
     }
 
-    private static boolean missing(IOException e) {
-        return e.getCause() instanceof S3Exception s && s.statusCode() == 404
-                && (s.awsErrorDetails() == null || !"NoSuchBucket".equals(s.awsErrorDetails().errorCode()));
-    }
-
-    /** Runs one call; a failure is an IOException naming it ("S3 PUT b/key: HTTP 403 SignatureDoesNotMatch (...)"). */
-    private <T> T call(String method, String key, Supplier<T> call) throws IOException {
+    /**
+     * Runs one call; a failure is an IOException naming it ("S3 PUT b/key: HTTP 403 SignatureDoesNotMatch (...)").
+     * With {@code nullIfMissing}, a 404 for the object (not NoSuchBucket) returns null instead.
+     */
+    private <T> T call(String method, String key, boolean nullIfMissing, Supplier<T> call) throws IOException {
         try {
             return call.get();
         } catch (S3Exception e) {
-            String code = e.awsErrorDetails() == null ? "" : " " + e.awsErrorDetails().errorCode();
-            String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+            AwsErrorDetails details = e.awsErrorDetails();
+            if (nullIfMissing && e.statusCode() == 404
+                    && (details == null || !"NoSuchBucket".equals(details.errorCode()))) {
+                return null;
+            }
+            String code = details == null ? "" : " " + details.errorCode();
+            String message = details == null ? e.getMessage() : details.errorMessage();
             throw new IOException("S3 " + method + " " + bucket + "/" + key + ": HTTP " + e.statusCode() + code + " ("
                     + message + ")", e);
         } catch (SdkException e) {
