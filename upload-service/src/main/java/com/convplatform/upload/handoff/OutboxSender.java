@@ -54,7 +54,6 @@ public class OutboxSender {
     static final int BATCH = 32;
     public static final Duration LEASE = Duration.ofSeconds(60);
     private static final Logger LOG = Logger.getLogger(OutboxSender.class);
-    static final int HAND_ON_QUEUE = 4096; // committed events waiting for the hand-off thread
     /**
      * How long the hand-off thread lets a batch fill once it has an event: without it most calls under load carried a
      * handful of events (46 601 calls for 295 045 events), each call costing both services; at 5 ms still 19 a call.
@@ -69,7 +68,7 @@ public class OutboxSender {
     private final Counter sentCounter;
     private final Counter failedCounter;
     private final String ownClaim = UUID.randomUUID().toString();
-    private final ArrayBlockingQueue<Claimed> direct = new ArrayBlockingQueue<>(HAND_ON_QUEUE);
+    private final ArrayBlockingQueue<Claimed> direct = new ArrayBlockingQueue<>(4096); // committed, to hand on
     private volatile boolean running = true;
     private Thread directSender;
 
@@ -79,7 +78,7 @@ public class OutboxSender {
         this.dataSource = dataSource;
         this.clock = clock;
         this.json = json;
-        Gauge.builder("upload.outbox.pending", this, OutboxSender::pending)
+        Gauge.builder("upload.outbox.pending", () -> HookOutbox.count("sentAt is null"))
                 .description("Logged messages not yet accepted by hook-service").register(metrics);
         this.sentCounter = Counter.builder("upload.handoff.sent").description("Events accepted by hook-service")
                 .register(metrics);
@@ -154,9 +153,8 @@ public class OutboxSender {
      */
     private void fill(List<Claimed> batch, long until) throws InterruptedException {
         direct.drainTo(batch, BATCH - batch.size());
-        for (long left = until - System.nanoTime(); batch.size() < BATCH
-                && left > 0; left = until - System.nanoTime()) {
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, FILL_STEP_NANOS));
+        while (batch.size() < BATCH && until - System.nanoTime() > 0) {
+            TimeUnit.NANOSECONDS.sleep(Math.min(until - System.nanoTime(), FILL_STEP_NANOS));
             direct.drainTo(batch, BATCH - batch.size());
         }
     }
@@ -232,39 +230,33 @@ public class OutboxSender {
      */
     @Transactional
     List<Claimed> claim() {
-        try (Connection c = dataSource.getConnection()) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement select = c.prepareStatement(SELECT_DUE);
+                PreparedStatement update = c.prepareStatement(CLAIM)) {
             for (int attempt = 0; attempt < 5; attempt++) {
                 OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
                 List<Claimed> due = new ArrayList<>(BATCH);
-                List<OffsetDateTime> dueAt = new ArrayList<>(BATCH);
-                try (PreparedStatement select = c.prepareStatement(SELECT_DUE)) {
-                    select.setObject(1, now);
-                    select.setInt(2, BATCH);
-                    try (ResultSet r = select.executeQuery()) {
-                        while (r.next()) {
-                            due.add(new Claimed(r.getString(1), event(r.getString(2), r.getString(3))));
-                            dueAt.add(r.getObject(4, OffsetDateTime.class));
-                        }
+                String token = UUID.randomUUID().toString();
+                select.setObject(1, now);
+                select.setInt(2, BATCH);
+                try (ResultSet r = select.executeQuery()) {
+                    while (r.next()) {
+                        due.add(new Claimed(r.getString(1), event(r.getString(2), r.getString(3))));
+                        update.setString(1, token);
+                        update.setObject(2, now.plus(LEASE));
+                        update.setString(3, r.getString(1));
+                        update.setObject(4, r.getObject(4, OffsetDateTime.class));
+                        update.addBatch();
                     }
                 }
                 if (due.isEmpty()) {
                     return List.of();
                 }
-                try (PreparedStatement update = c.prepareStatement(CLAIM)) {
-                    String token = UUID.randomUUID().toString();
-                    for (int i = 0; i < due.size(); i++) {
-                        update.setString(1, token);
-                        update.setObject(2, now.plus(LEASE));
-                        update.setString(3, due.get(i).id());
-                        update.setObject(4, dueAt.get(i));
-                        update.addBatch();
-                    }
-                    int[] updated = update.executeBatch();
-                    List<Claimed> mine = IntStream.range(0, due.size()).filter(i -> updated[i] > 0).mapToObj(due::get)
-                            .toList();
-                    if (!mine.isEmpty()) {
-                        return mine;
-                    }
+                int[] updated = update.executeBatch();
+                List<Claimed> mine = IntStream.range(0, due.size()).filter(i -> updated[i] > 0).mapToObj(due::get)
+                        .toList();
+                if (!mine.isEmpty()) {
+                    return mine;
                 }
             }
             return List.of();
@@ -320,10 +312,5 @@ public class OutboxSender {
             o.lastError = error.length() > 1000 ? error.substring(0, 1000) : error;
             o.claimToken = null;
         });
-    }
-
-    /** Events not yet accepted by hook-service. */
-    public long pending() {
-        return HookOutbox.count("sentAt is null");
     }
 }
