@@ -9,9 +9,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.IntStream;
 import java.util.zip.ZipFile;
 
@@ -28,8 +28,8 @@ public final class FileTypes {
             "image/png", "gif", "image/gif", "doc", "application/msword", "xls", "application/vnd.ms-excel", "docx",
             "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "xlsx",
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "csv", "text/csv");
-    static final Set<String> IMAGES = Set.of("jpg", "jpeg", "png", "gif");
-    static final Set<String> DOCUMENTS = Set.of("docx", "doc", "xls", "xlsx", "csv");
+    static final List<String> IMAGES = List.of("jpg", "jpeg", "png", "gif");
+    static final List<String> DOCUMENTS = List.of("docx", "doc", "xls", "xlsx", "csv");
 
     private FileTypes() {
     }
@@ -38,10 +38,6 @@ public final class FileTypes {
     static String extension(String name) {
         int dot = name.lastIndexOf('.');
         return dot < 0 ? "" : name.substring(dot + 1).toLowerCase(Locale.ROOT);
-    }
-
-    static boolean allowedFor(int messageType, String ext) {
-        return messageType == IMAGE ? IMAGES.contains(ext) : DOCUMENTS.contains(ext);
     }
 
     /** True when the content of {@code file} is of the extension's kind (for csv all of it is read). */

@@ -1,6 +1,7 @@
 package com.convplatform.upload.message;
 
 import java.io.InputStream;
+import java.util.Optional;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
@@ -37,10 +38,8 @@ public class FilesResource {
     @APIResponse(responseCode = "404", description = "FILE_NOT_FOUND")
     public Response file(@PathParam("id") String id, @PathParam("name") String name) throws Exception {
         Message m = FileIds.isValid(id) ? Message.find("fileId", id).firstResult() : null;
-        if (m == null || !m.fileName.equals(name)) {
-            throw new ApiException(404, "FILE_NOT_FOUND", "No such file");
-        }
-        InputStream in = store.open(id).orElseThrow(() -> new ApiException(404, "FILE_NOT_FOUND", "No such file"));
+        Optional<InputStream> file = m != null && m.fileName.equals(name) ? store.open(id) : Optional.empty();
+        InputStream in = file.orElseThrow(() -> new ApiException(404, "FILE_NOT_FOUND", "No such file"));
         StreamingOutput body = out -> {
             try (in) {
                 in.transferTo(out);

@@ -37,8 +37,8 @@ public class FrameworkRefusals {
         if (!upload(uri)) {
             return shared.web(e, uri);
         }
-        uploads.refused(new ApiException(415, "UNSUPPORTED_MEDIA_TYPE", "not multipart"));
-        return ErrorMappers.error(415, "UNSUPPORTED_MEDIA_TYPE", "Send the upload as multipart/form-data");
+        return shared.api(uploads.refused(
+                new ApiException(415, "UNSUPPORTED_MEDIA_TYPE", "Send the upload as multipart/form-data")));
     }
 
     private static boolean upload(UriInfo uri) {

@@ -29,14 +29,9 @@ public class IncomingDirectory {
     private static final Pattern PART_NAME = Pattern
             .compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
-    private final Path path;
-
-    public IncomingDirectory(@ConfigProperty(name = "quarkus.http.body.uploads-directory") String path) {
-        this.path = Paths.get(path);
-    }
-
-    void sweep(@Observes StartupEvent started) {
-        sweep(path, Instant.now().minus(STALE_PART));
+    void sweep(@Observes StartupEvent started,
+            @ConfigProperty(name = "quarkus.http.body.uploads-directory") String directory) {
+        sweep(Paths.get(directory), Instant.now().minus(STALE_PART));
     }
 
     /** Deletes the file parts in {@code dir} last written before {@code before}. */

@@ -10,8 +10,6 @@ import com.convplatform.support.ApiException;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenIdentityProvider;
 import com.convplatform.upload.config.UploadConfig;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -20,7 +18,6 @@ import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
@@ -51,12 +48,10 @@ public class UploadBody {
     private static final String REFUSED = "upload.refused";
     private static final String PASSED = "upload.form-read";
     private static final String UNFINISHED = "upload.unfinished-timer";
-    private final ObjectMapper json;
     private final UploadService uploads;
     private final int maxMessageBody;
 
-    public UploadBody(ObjectMapper json, UploadService uploads, UploadConfig config) {
-        this.json = json;
+    public UploadBody(UploadService uploads, UploadConfig config) {
         this.uploads = uploads;
         this.maxMessageBody = config.maxMessageBody();
     }
@@ -85,10 +80,9 @@ public class UploadBody {
                     body.handle(ctx);
                     ctx.request().exceptionHandler(failure -> { // the body handler's own, with a safe clean-up
                         cleanUp(ctx);
-                        ctx.fail(failure instanceof DecoderException ? 400 : 500,
-                                failure instanceof DecoderException && failure.getCause() != null
-                                        ? failure.getCause()
-                                        : failure);
+                        boolean malformed = failure instanceof DecoderException;
+                        ctx.fail(malformed ? 400 : 500,
+                                malformed && failure.getCause() != null ? failure.getCause() : failure);
                     });
                     // A file part without its closing boundary is never complete, and the form never handed on. The
                     // timer is cancelled once the form is: it holds the request's buffers while it waits (kept for
@@ -180,26 +174,19 @@ public class UploadBody {
         if (ctx.response().ended() || ctx.response().closed()) {
             return;
         }
-        byte[] answer;
-        try {
-            answer = json.writeValueAsBytes(new ApiError(refusal.code(), refusal.getMessage()));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
         ctx.response().setStatusCode(refusal.status()).putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
                 .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)));
-        if (ctx.request().isEnded()) {
-            ctx.response().end(Buffer.buffer(answer));
-            return;
+        if (!ctx.request().isEnded()) {
+            // What still arrives is dropped, and Vert.x closes the connection at the body's end (closing it at once
+            // would reset it with the answer unread); a body that does not end within DRAIN_MILLIS is cut off.
+            ctx.request().handler(null);
+            ctx.response().putHeader(HttpHeaderNames.CONNECTION, "close");
+            ctx.vertx().setTimer(DRAIN_MILLIS, t -> {
+                if (!ctx.request().isEnded()) {
+                    ctx.request().connection().close();
+                }
+            });
         }
-        // What still arrives is dropped, and Vert.x closes the connection at the body's end (closing it at once would
-        // reset it with the answer unread); a body that does not end within DRAIN_MILLIS is cut off.
-        ctx.request().handler(null);
-        ctx.response().putHeader(HttpHeaderNames.CONNECTION, "close").end(Buffer.buffer(answer));
-        ctx.vertx().setTimer(DRAIN_MILLIS, t -> {
-            if (!ctx.request().isEnded()) {
-                ctx.request().connection().close();
-            }
-        });
+        ctx.json(new ApiError(refusal.code(), refusal.getMessage())); // Quarkus's ObjectMapper, through Vert.x's Json
     }
 }

@@ -2,10 +2,8 @@ package com.convplatform.upload.message;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
@@ -38,7 +36,7 @@ import com.convplatform.upload.handoff.OutboxSender;
 import com.convplatform.upload.storage.FileIds;
 import com.convplatform.upload.storage.FileStore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Counter;
@@ -57,8 +55,8 @@ public class UploadService {
     private static final Pattern AUTH_ID = Pattern.compile("[A-Za-z0-9]{1,64}");
     static final String AUTH_ID_REQUIRED = "auth_id is required: 1 to 64 letters and digits";
     private static final Pattern BUSINESS_ID = Pattern.compile("[0-9]{1,32}");
-    private static final Pattern UNSAFE_NAME_CHARACTERS = Pattern.compile("[^A-Za-z0-9._-]");
-    private static final Pattern UNDERSCORES = Pattern.compile("_+");
+    /** A run of characters other than letters, digits, '.' and '-' (underscores included): one '_' in a name. */
+    private static final Pattern UNSAFE_NAME_CHARACTERS = Pattern.compile("[^A-Za-z0-9.-]+");
     private static final Pattern LEADING_DOTS = Pattern.compile("^[.]+");
 
     /** The answer: the uploaded-file message of spec 2.3. */
@@ -73,7 +71,6 @@ public class UploadService {
     private final UploadConfig config;
     private final FileStore store;
     private final Clock clock;
-    private final ObjectMapper json;
     private final MeterRegistry metrics;
     private final DataSource dataSource;
     private final OutboxSender handOff;
@@ -82,13 +79,13 @@ public class UploadService {
     private final Counter bytesStored;
     private GroupCommit<ToRecord, Recorded> writer;
 
-    public UploadService(UploadConfig config, FileStore store, Clock clock, ObjectMapper json, MeterRegistry metrics,
-            DataSource dataSource, OutboxSender handOff) {
+    public UploadService(UploadConfig config, FileStore store, Clock clock, MeterRegistry metrics,
+            DataSource dataSource,
+            OutboxSender handOff) {
         this.handOff = handOff;
         this.config = config;
         this.store = store;
         this.clock = clock;
-        this.json = json;
         this.metrics = metrics;
         this.dataSource = dataSource;
         this.imageUploads = metrics.counter("upload.uploads", "message_type", String.valueOf(FileTypes.IMAGE));
@@ -112,8 +109,13 @@ public class UploadService {
      * (on the writer thread), or fails with the refusal or the cause; then no file is left in the store.
      */
     public CompletionStage<Logged> upload(Caller caller, UploadForm form, String requestId) {
-        return Vertx.currentContext().executeBlocking(() -> checkAndStore(caller, form, requestId), false)
-                .toCompletionStage().thenCompose(this::record);
+        return Vertx.currentContext().executeBlocking(() -> {
+            try {
+                return check(caller, form, requestId);
+            } catch (ApiException e) {
+                throw refused(e);
+            }
+        }, false).toCompletionStage().thenCompose(this::record);
     }
 
     private CompletionStage<Logged> record(ToRecord toRecord) {
@@ -150,14 +152,6 @@ public class UploadService {
         return e;
     }
 
-    private ToRecord checkAndStore(Caller caller, UploadForm f, String requestId) {
-        try {
-            return check(caller, f, requestId);
-        } catch (ApiException e) {
-            throw refused(e);
-        }
-    }
-
     private ToRecord check(Caller caller, UploadForm f, String requestId) {
         if (f.authId == null || !AUTH_ID.matcher(f.authId).matches()) {
             throw bad("INVALID_AUTH_ID", AUTH_ID_REQUIRED);
@@ -192,10 +186,11 @@ public class UploadService {
         }
         String name = sanitise(f.file.fileName());
         String ext = FileTypes.extension(name);
-        if (!FileTypes.allowedFor(type, ext)) {
+        List<String> allowed = type == FileTypes.IMAGE ? FileTypes.IMAGES : FileTypes.DOCUMENTS;
+        if (!allowed.contains(ext)) {
             throw new ApiException(415, "UNSUPPORTED_FILE_TYPE", "A " + (type == 1 ? "image" : "document")
-                    + " must be one of " + (type == 1 ? "jpg, jpeg, png, gif" : "docx, doc, xls, xlsx, csv")
-                    + "; got '" + (ext.isEmpty() ? "no extension" : ext) + "'");
+                    + " must be one of " + String.join(", ", allowed) + "; got '"
+                    + (ext.isEmpty() ? "no extension" : ext) + "'");
         }
         Path file = f.file.uploadedFile();
         try {
@@ -237,55 +232,53 @@ public class UploadService {
      * one writer thread's time, and a JTA transaction around them took a seventh of what was left.
      */
     List<Recorded> recordAll(List<ToRecord> uploads) {
-        return LocalTransaction.run(dataSource, "Recording the uploads", c -> insertAll(c, uploads));
-    }
-
-    private List<Recorded> insertAll(Connection c, List<ToRecord> uploads) throws SQLException {
-        List<Recorded> out = new ArrayList<>(uploads.size());
-        try (PreparedStatement message = c.prepareStatement(INSERT_MESSAGE, Statement.RETURN_GENERATED_KEYS);
-                PreparedStatement outbox = c.prepareStatement(INSERT_OUTBOX)) {
-            for (ToRecord u : uploads) {
-                Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-                Object[] values = {u.caller().accountId(), u.caller().clientId(), u.businessId(), u.authId(), u.type(),
-                        u.body(), u.fileId(), u.name(), u.contentType(), u.size(), OffsetDateTime.ofInstant(now,
-                                ZoneOffset.UTC)};
-                for (int i = 0; i < values.length; i++) {
-                    message.setObject(i + 1, values[i]);
-                }
-                message.executeUpdate();
-                long messageId;
-                try (ResultSet key = message.getGeneratedKeys()) {
-                    if (!key.next()) {
-                        throw new IllegalStateException("The database returned no message id");
+        return LocalTransaction.run(dataSource, "Recording the uploads", c -> {
+            List<Recorded> out = new ArrayList<>(uploads.size());
+            try (PreparedStatement message = c.prepareStatement(INSERT_MESSAGE, Statement.RETURN_GENERATED_KEYS);
+                    PreparedStatement outbox = c.prepareStatement(INSERT_OUTBOX)) {
+                for (ToRecord u : uploads) {
+                    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+                    Object[] values = {u.caller().accountId(), u.caller().clientId(), u.businessId(), u.authId(),
+                            u.type(), u.body(), u.fileId(), u.name(), u.contentType(), u.size(),
+                            OffsetDateTime.ofInstant(now, ZoneOffset.UTC)};
+                    for (int i = 0; i < values.length; i++) {
+                        message.setObject(i + 1, values[i]);
                     }
-                    messageId = key.getLong(1);
+                    message.executeUpdate();
+                    long messageId;
+                    try (ResultSet key = message.getGeneratedKeys()) {
+                        if (!key.next()) {
+                            throw new IllegalStateException("The database returned no message id");
+                        }
+                        messageId = key.getLong(1);
+                    }
+                    String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
+                    OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
+                            event(u, messageId, now, fileUrl));
+                    outbox.setString(1, event.id());
+                    outbox.setLong(2, messageId);
+                    outbox.setString(3, event.event().toString());
+                    outbox.setString(4, u.requestId());
+                    outbox.setObject(5, OffsetDateTime.ofInstant(now.plus(OutboxSender.LEASE), ZoneOffset.UTC));
+                    outbox.setString(6, handOff.ownClaim());
+                    outbox.addBatch();
+                    out.add(new Recorded(new Logged(messageId, u.body(), CREATED_AT.format(now), u.type(), fileUrl),
+                            event));
                 }
-                String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
-                OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
-                        event(u, messageId, now, fileUrl));
-                outbox.setString(1, event.id());
-                outbox.setLong(2, messageId);
-                outbox.setString(3, event.event().toString());
-                outbox.setString(4, u.requestId());
-                outbox.setObject(5, OffsetDateTime.ofInstant(now.plus(OutboxSender.LEASE), ZoneOffset.UTC));
-                outbox.setString(6, handOff.ownClaim());
-                outbox.addBatch();
-                out.add(new Recorded(new Logged(messageId, u.body(), CREATED_AT.format(now), u.type(), fileUrl),
-                        event));
+                outbox.executeBatch();
             }
-            outbox.executeBatch();
-        }
-        return out;
+            return out;
+        });
     }
 
     /** The hand-off event (docs/contracts.md), with its upload's request id as its first member. */
     private ObjectNode event(ToRecord u, long messageId, Instant createdAt, String fileUrl) {
-        ObjectNode body = json.createObjectNode().put("text", u.body())
+        ObjectNode body = JsonNodeFactory.instance.objectNode().put("text", u.body())
                 .put("type", u.type() == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
         ObjectNode data = body.putObject("data");
         data.putArray("quick_replies");
         data.put("file_url", fileUrl).put("file_name", u.name());
-        ObjectNode e = json.createObjectNode();
+        ObjectNode e = JsonNodeFactory.instance.objectNode();
         if (u.requestId() != null) {
             e.put("request_id", u.requestId());
         }
@@ -298,11 +291,10 @@ public class UploadService {
     }
 
     /** The last path segment, letters, digits, dot, dash and underscore only, at most 100 characters. */
-    static String sanitise(String raw) {
-        String name = raw == null ? "" : raw;
+    static String sanitise(String name) {
         int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
-        name = UNSAFE_NAME_CHARACTERS.matcher(name.substring(slash + 1)).replaceAll("_");
-        name = LEADING_DOTS.matcher(UNDERSCORES.matcher(name).replaceAll("_")).replaceAll("");
+        name = LEADING_DOTS.matcher(UNSAFE_NAME_CHARACTERS.matcher(name.substring(slash + 1)).replaceAll("_"))
+                .replaceAll("");
         if (name.length() > 100) {
             String ext = FileTypes.extension(name);
             name = name.substring(0, 100 - ext.length() - 1) + "." + ext;
