@@ -77,7 +77,7 @@ public interface ManagementConfig {
         @WithDefault("PT2S")
         Duration connectTimeout();
 
-        /** Time allowed for the whole download after connecting. */
+        /** Time allowed for the whole download, from the host name lookup to the last byte. */
         @WithDefault("PT5S")
         Duration totalTimeout();
 
@@ -101,5 +101,12 @@ public interface ManagementConfig {
 
         /** Test and staging seam, off unless set: extra CA certificates (PEM file) trusted for the HTTPS download. */
         Optional<String> trustStore();
+
+        /**
+         * Seam for a private deployment, off by default: download chains from hosts that resolve to private, loopback
+         * or other non-public addresses (crypto-common's outbound-address guard refuses them otherwise).
+         */
+        @WithDefault("false")
+        boolean allowPrivateNetworks();
     }
 }

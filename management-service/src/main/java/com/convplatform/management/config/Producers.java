@@ -17,9 +17,12 @@ import com.convplatform.crypto.fetch.CertificateFetcher;
 import com.convplatform.crypto.fetch.HostOverrides;
 import com.convplatform.crypto.fetch.TlsTrust;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
+import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.support.ApiKeys;
 import com.convplatform.support.Roles;
+
+import io.quarkus.arc.DefaultBean;
 
 /** The beans this service builds from its configuration. */
 public class Producers {
@@ -31,16 +34,25 @@ public class Producers {
                 .with(Roles.INTERNAL, "management.internal.api-key", config.internal().apiKey());
     }
 
+    /** The host name resolver behind the outbound-address guard of the chain download: the system's. */
+    @Produces
+    @Singleton
+    @DefaultBean
+    OutboundAddresses.Resolver resolver() {
+        return OutboundAddresses.SYSTEM;
+    }
+
     /** The one spec 5.1 verifier of this service (seams off unless configured). */
     @Produces
     @Singleton
-    ManagementRequestVerifier verifier(ManagementConfig config, Clock clock) {
+    ManagementRequestVerifier verifier(ManagementConfig config, Clock clock, OutboundAddresses.Resolver resolver) {
         var fetch = config.certFetch();
         List<X509Certificate> fetchTrust = fetch.trustStore().map(Producers::readPem).orElse(List.of());
         List<X509Certificate> extraRoots = config.trustAnchors().map(Producers::readPem).orElse(List.of());
         HostOverrides overrides = HostOverrides.parse(fetch.resolve().orElse(List.of()));
         CertificateFetcher fetcher = new CertificateFetcher(TlsTrust.withExtraRoots(fetchTrust),
-                fetch.connectTimeout(), fetch.totalTimeout(), fetch.maxBytes(), overrides);
+                fetch.connectTimeout(), fetch.totalTimeout(), fetch.maxBytes(), overrides,
+                OutboundAddresses.of(resolver, fetch.allowPrivateNetworks()));
         return ManagementRequestVerifier.builder().trustAnchors(TrustAnchors.jdkDefaults().plus(extraRoots))
                 .fetcher(fetcher).clock(clock).tolerance(Duration.ofSeconds(config.timestampToleranceSeconds()))
                 .cacheSize(fetch.cacheSize()).cacheMaxAge(fetch.cacheMaxAge()).build();

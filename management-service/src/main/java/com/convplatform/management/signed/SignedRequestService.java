@@ -16,6 +16,7 @@ import com.convplatform.management.token.TokenService.TokenResponse;
 import com.convplatform.support.ApiException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -36,7 +37,7 @@ public class SignedRequestService {
 
     private static final ObjectMapper STRICT = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
-            .build();
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     private final ManagementRequestVerifier verifier;
     private final AccountService accounts;
@@ -91,8 +92,9 @@ public class SignedRequestService {
         try {
             json = STRICT.readTree(body);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON (duplicate keys are refused too): "
-                    + e.getOriginalMessage());
+            throw refuse(400, "MALFORMED_JSON",
+                    "The body is not one valid JSON object (duplicate keys and data after it are refused too): "
+                            + e.getOriginalMessage());
         } catch (IOException e) {
             throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON");
         }

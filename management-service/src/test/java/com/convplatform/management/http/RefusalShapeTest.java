@@ -48,6 +48,14 @@ class RefusalShapeTest {
                 .post("/admin/v1/accounts").then(), 400, "MALFORMED_JSON");
         refused(given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("[1, 2]")
                 .post("/admin/v1/accounts").then(), 400, "MALFORMED_JSON");
+        // one valid object with more after it is not one JSON body (service-support's StrictJson), and creates nothing
+        String fqdn = "trailing-" + System.nanoTime() + ".example.com";
+        refused(given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
+                .body("{\"name\":\"T\",\"fqdn\":\"" + fqdn + "\",\"business_id\":\"77\",\"webhook_url\":"
+                        + "\"https://" + fqdn + "/h\"} {\"more\":1}")
+                .post("/admin/v1/accounts").then(), 400, "MALFORMED_JSON");
+        given().header("Authorization", OPERATOR).get("/admin/v1/accounts").then().statusCode(200)
+                .body("fqdn", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem(fqdn)));
     }
 
     @Test

@@ -208,6 +208,10 @@ class SignedApiTest {
                 400, "MISSING_FIELD");
         refused(send(TOKEN, "{not json", k, BASE + "ec.pem", null), 400, "MALFORMED_JSON");
         refused(send(TOKEN, "[1,2]", k, BASE + "ec.pem", null), 400, "MALFORMED_JSON");
+        // correctly signed, but data after the object: not one JSON object (issue 22)
+        refused(send(TOKEN, tokenBody(clientId, now()) + " {\"client_id\":\"other\"}", k, BASE + "ec.pem", null), 400,
+                "MALFORMED_JSON");
+        refused(send(TOKEN, tokenBody(clientId, now()) + "x", k, BASE + "ec.pem", null), 400, "MALFORMED_JSON");
         String dup = "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + FQDN + "\",\"fqdn\":\"" + FQDN
                 + "\",\"timestamp\":\"" + now() + "\"}";
         refused(send(TOKEN, dup, k, BASE + "ec.pem", null), 400, "MALFORMED_JSON");
