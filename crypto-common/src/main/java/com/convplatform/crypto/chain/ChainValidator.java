@@ -9,22 +9,13 @@ import static com.convplatform.crypto.FailureCode.CERT_UNTRUSTED;
 import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.cert.CertPath;
-import java.security.cert.CertPathBuilder;
-import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertPathValidator;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertPathValidatorException.BasicReason;
-import java.security.cert.CertStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.CertificateParsingException;
-import java.security.cert.CollectionCertStoreParameters;
-import java.security.cert.PKIXBuilderParameters;
-import java.security.cert.PKIXCertPathBuilderResult;
-import java.security.cert.PKIXCertPathValidatorResult;
 import java.security.cert.PKIXParameters;
 import java.security.cert.PKIXReason;
-import java.security.cert.TrustAnchor;
-import java.security.cert.X509CertSelector;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -32,20 +23,48 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.ASN1OctetString;
+import org.bouncycastle.asn1.ASN1Sequence;
 
 import com.convplatform.crypto.VerificationException;
 
 /**
  * Validates a signing certificate chain at an instant: every certificate within its validity window, the required
- * DNS name in the signing certificate's SANs, the signing certificate's key usage (digitalSignature when present,
- * and an extended key usage when one is required), and a PKIX path (signatures, CA flags, path length, key usage,
- * name constraints, critical extensions) to one of the trust anchors. Revocation is not checked. The exception's
+ * DNS name in the signing certificate's SANs, the signing certificate's purpose ({@link #SIGNING_PURPOSES}: key usage
+ * digitalSignature when present, an extended key usage for TLS server or client authentication when present), and a
+ * PKIX path (signatures, CA flags, path length, key usage, name constraints with wildcard SANs and the root's own,
+ * critical extensions, CA key strength) to one of the trust anchors. Revocation is not checked. The exception's
  * {@link com.convplatform.crypto.FailureCode} and message name the check that failed.
  */
 public final class ChainValidator {
     /** Chains longer than this are refused before any work. */
     public static final int MAX_CHAIN_LENGTH = 10;
+
+    /** Extended key usage id-kp-serverAuth. */
+    public static final String SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
+    /** Extended key usage id-kp-clientAuth. */
+    public static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
+    /** anyExtendedKeyUsage. */
+    public static final String ANY_EXTENDED_KEY_USAGE = "2.5.29.37.0";
+    /**
+     * The extended key usages of which a signing certificate with an extended key usage extension must list one. The
+     * certificate signs requests as its subject's host (the FQDN, or the platform's hook host): the purposes of a
+     * certificate for a host are TLS server and client authentication; anyExtendedKeyUsage allows every purpose. A
+     * certificate without the extension may be used for any purpose (RFC 5280 4.2.1.12).
+     */
+    public static final Set<String> SIGNING_PURPOSES = Set.of(SERVER_AUTH, CLIENT_AUTH, ANY_EXTENDED_KEY_USAGE);
+
+    private static final String EXTENDED_KEY_USAGE_OID = "2.5.29.37";
+    private static final String SUBJECT_ALT_NAME_OID = "2.5.29.17";
+    private static final Map<String, String> PURPOSE_NAMES = Map.of(SERVER_AUTH, "serverAuth", CLIENT_AUTH,
+            "clientAuth", "1.3.6.1.5.5.7.3.3", "codeSigning", "1.3.6.1.5.5.7.3.4", "emailProtection",
+            "1.3.6.1.5.5.7.3.8", "timeStamping", "1.3.6.1.5.5.7.3.9", "OCSPSigning", ANY_EXTENDED_KEY_USAGE,
+            "anyExtendedKeyUsage");
 
     private final TrustAnchors anchors;
     private final String requiredExtendedKeyUsage;
@@ -61,8 +80,8 @@ public final class ChainValidator {
     }
 
     /**
-     * A validator that also requires the signing certificate, when it has an extended key usage extension, to list
-     * {@code oid} or anyExtendedKeyUsage.
+     * A validator that narrows {@link #SIGNING_PURPOSES}: the signing certificate, when it has an extended key usage
+     * extension, must list {@code oid} or anyExtendedKeyUsage.
      */
     public ChainValidator requiringExtendedKeyUsage(String oid) {
         return new ChainValidator(anchors, oid);
@@ -104,27 +123,14 @@ public final class ChainValidator {
                     "The signing certificate is a CA certificate (basicConstraints CA=true); sign with an end-entity"
                             + " certificate issued by the CA");
         }
-        List<X509Certificate> ordered = new ArrayList<>();
-        ordered.add(leaf);
-        ordered.addAll(intermediates);
-        // Drop a trailing anchor: PKIX wants the path without it.
-        while (ordered.size() > 1 && anchors.contains(ordered.get(ordered.size() - 1))) {
-            ordered.remove(ordered.size() - 1);
+        Set<String> critical = leaf.getCriticalExtensionOIDs();
+        if (critical != null && critical.contains(SUBJECT_ALT_NAME_OID)
+                && !leaf.getSubjectX500Principal().getName().isEmpty()) {
+            throw new VerificationException(CERT_CHAIN_INVALID,
+                    "The signing certificate marks its Subject Alternative Names critical although its subject is not"
+                            + " empty (CA/B Forum Baseline Requirements 7.1.2.7.12)");
         }
-        if (isChained(ordered)) {
-            try {
-                return validateOrdered(ordered, at);
-            } catch (VerificationException orderedFailure) {
-                // A different path through the certificates sent may still lead to an anchor; when none does, the
-                // failure of the path as sent is the one to report (it names the certificate at fault).
-                try {
-                    return build(leaf, intermediates, at);
-                } catch (VerificationException ignored) {
-                    throw orderedFailure;
-                }
-            }
-        }
-        return build(leaf, intermediates, at);
+        return new PathSearch(leaf, intermediates, at).run();
     }
 
     /**
@@ -153,6 +159,124 @@ public final class ChainValidator {
         return ValidatedChain.of(List.of(cert));
     }
 
+    /** Most candidate paths validated for one chain; each costs a signature check per certificate. */
+    static final int MAX_PATH_ATTEMPTS = 8;
+    /** Most certificates tried as the next issuer while searching, over the whole search. */
+    static final int MAX_SEARCH_STEPS = 100;
+
+    /**
+     * Depth-first search for a path from the signing certificate through the certificates sent to a trust anchor,
+     * in the order sent (so a chain sent in order is the first candidate) and shortest first (an anchor that issued
+     * the current certificate is tried before any further intermediate). Each complete candidate is validated in
+     * full ({@link #validateOrdered}); a refusal moves on to the next candidate, so a valid path is found even when
+     * another one through the same certificates breaks a rule. The first refusal is reported when no candidate is
+     * valid: it names the certificate at fault. Bounded by {@link #MAX_PATH_ATTEMPTS} and {@link #MAX_SEARCH_STEPS}
+     * against hostile pools.
+     */
+    private final class PathSearch {
+        private final List<X509Certificate> pool = new ArrayList<>();
+        private final Instant at;
+        private final List<X509Certificate> path = new ArrayList<>();
+        private int attempts;
+        private int steps;
+        private VerificationException firstFailure;
+
+        PathSearch(X509Certificate leaf, Collection<X509Certificate> intermediates, Instant at) {
+            this.at = at;
+            path.add(leaf);
+            for (X509Certificate c : intermediates) {
+                if (!anchors.contains(c) && !c.equals(leaf)) {
+                    pool.add(c); // an anchor sent along ends the path as the anchor, never as an intermediate
+                }
+            }
+        }
+
+        ValidatedChain run() throws VerificationException {
+            ValidatedChain found = extend();
+            if (found != null) {
+                return found;
+            }
+            if (firstFailure != null) {
+                throw firstFailure;
+            }
+            if (attempts == 0 && steps > MAX_SEARCH_STEPS) {
+                throw new VerificationException(CERT_UNTRUSTED, "No path to a trusted root was found within "
+                        + MAX_SEARCH_STEPS + " steps through the certificates sent");
+            }
+            throw new VerificationException(CERT_UNTRUSTED, "The chain does not end at a trusted root: the last"
+                    + " certificate's issuer is not trusted (send the intermediates, signing certificate first)");
+        }
+
+        private ValidatedChain extend() {
+            X509Certificate current = path.get(path.size() - 1);
+            if (attempts < MAX_PATH_ATTEMPTS && issuedByAnAnchor(current)) {
+                attempts++;
+                try {
+                    return validateOrdered(List.copyOf(path), at);
+                } catch (VerificationException e) {
+                    if (firstFailure == null) {
+                        firstFailure = e;
+                    }
+                }
+            }
+            if (path.size() >= MAX_CHAIN_LENGTH) {
+                return null;
+            }
+            // key identifiers that agree first: they only order the search, the signatures decide
+            for (boolean agreeing : new boolean[]{true, false}) {
+                for (X509Certificate next : pool) {
+                    if (attempts >= MAX_PATH_ATTEMPTS || steps > MAX_SEARCH_STEPS) {
+                        return null;
+                    }
+                    if (!next.getSubjectX500Principal().equals(current.getIssuerX500Principal())
+                            || keyIdentifiersAgree(next, current) != agreeing || path.contains(next)) {
+                        continue;
+                    }
+                    steps++;
+                    path.add(next);
+                    ValidatedChain found = extend();
+                    path.remove(path.size() - 1);
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+            return null;
+        }
+
+        private boolean issuedByAnAnchor(X509Certificate cert) {
+            for (X509Certificate a : anchors.certificates()) {
+                if (a.getSubjectX500Principal().equals(cert.getIssuerX500Principal())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** False when both carry key identifiers and the certificate's authority key id is not the issuer's key id. */
+    static boolean keyIdentifiersAgree(X509Certificate issuer, X509Certificate cert) {
+        byte[] aki = keyIdentifier(cert.getExtensionValue("2.5.29.35"), true);
+        byte[] ski = keyIdentifier(issuer.getExtensionValue("2.5.29.14"), false);
+        return aki == null || ski == null || java.util.Arrays.equals(aki, ski);
+    }
+
+    /** The key identifier of an authority (or subject) key identifier extension, or null. */
+    private static byte[] keyIdentifier(byte[] extension, boolean authority) {
+        if (extension == null) {
+            return null;
+        }
+        try {
+            byte[] octets = ASN1OctetString.getInstance(extension).getOctets();
+            if (authority) {
+                return org.bouncycastle.asn1.x509.AuthorityKeyIdentifier.getInstance(octets).getKeyIdentifier();
+            }
+            return ASN1OctetString.getInstance(octets).getOctets();
+        } catch (RuntimeException e) {
+            return null; // unreadable: decided by the signature
+        }
+    }
+
     private ValidatedChain validateOrdered(List<X509Certificate> path, Instant at) throws VerificationException {
         for (int i = 1; i < path.size(); i++) {
             checkWindow(path.get(i), at, "Certificate " + (i + 1) + " of the chain");
@@ -163,11 +287,18 @@ public final class ChainValidator {
             PKIXParameters params = new PKIXParameters(anchors.anchors());
             params.setRevocationEnabled(false);
             params.setDate(Date.from(at));
-            PKIXCertPathValidatorResult result = (PKIXCertPathValidatorResult) CertPathValidator.getInstance("PKIX")
-                    .validate(certPath, params);
-            checkAnchor(result.getTrustAnchor(), at);
+            params.addCertPathChecker(new PathRules(anchors.certificates(), path.get(0), at));
+            CertPathValidator.getInstance("PKIX").validate(certPath, params);
             return ValidatedChain.of(path);
         } catch (CertPathValidatorException e) {
+            if (e.getReason() == PKIXReason.INVALID_NAME && ruleViolation(e) == null) {
+                // The JDK's own name-constraint check came first and says only that; ours says which name and why.
+                RuleViolation detail = namesAt(path, at, e.getIndex());
+                if (detail != null) {
+                    throw new VerificationException(detail.code(),
+                            "In " + which(e, path) + ": " + detail.getMessage(), e);
+                }
+            }
             throw translate(e, path);
         } catch (InvalidAlgorithmParameterException e) {
             throw new VerificationException(CERT_UNTRUSTED, "No trust anchors are configured", e);
@@ -178,53 +309,39 @@ public final class ChainValidator {
         }
     }
 
-    private ValidatedChain build(X509Certificate leaf, Collection<X509Certificate> pool, Instant at)
-            throws VerificationException {
+    /** Our rules' refusal of the certificate at {@code index} of {@code path}, if they refuse that one. */
+    private RuleViolation namesAt(List<X509Certificate> path, Instant at, int index) {
+        PathRules rules = new PathRules(anchors.certificates(), path.get(0), at);
         try {
-            X509CertSelector target = new X509CertSelector();
-            target.setCertificate(leaf);
-            PKIXBuilderParameters params = new PKIXBuilderParameters(anchors.anchors(), target);
-            params.setRevocationEnabled(false);
-            params.setDate(Date.from(at));
-            params.setMaxPathLength(MAX_CHAIN_LENGTH);
-            List<X509Certificate> all = new ArrayList<>(pool);
-            all.add(leaf);
-            params.addCertStore(CertStore.getInstance("Collection", new CollectionCertStoreParameters(all)));
-            PKIXCertPathBuilderResult result = (PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX")
-                    .build(params);
-            @SuppressWarnings("unchecked")
-            List<X509Certificate> path = (List<X509Certificate>) result.getCertPath().getCertificates();
-            checkAnchor(result.getTrustAnchor(), at);
-            return ValidatedChain.of(path);
-        } catch (CertPathBuilderException e) {
-            if (e.getCause() instanceof CertPathValidatorException cpve) {
-                throw translate(cpve, List.of(leaf));
+            rules.init(false);
+            for (int i = path.size() - 1; i >= 0; i--) {
+                try {
+                    rules.check(path.get(i), Set.of());
+                } catch (RuleViolation v) {
+                    return i == index && !v.complete() ? v : null;
+                }
             }
-            throw new VerificationException(CERT_UNTRUSTED,
-                    "No path from the signing certificate to a trusted root could be built from the chain sent ("
-                            + e.getMessage() + ")",
-                    e);
-        } catch (InvalidAlgorithmParameterException e) {
-            throw new VerificationException(CERT_UNTRUSTED, "No trust anchors are configured", e);
-        } catch (GeneralSecurityException | RuntimeException e) {
-            throw new VerificationException(CERT_CHAIN_INVALID, "The chain cannot be validated: " + e.getMessage(), e);
+        } catch (CertPathValidatorException | RuntimeException e) {
+            return null;
         }
+        return null;
     }
 
-    /** PKIX takes anchors on trust; an expired or not yet valid root still ends the chain's validity. */
-    private static void checkAnchor(TrustAnchor anchor, Instant at) throws VerificationException {
-        X509Certificate root = anchor.getTrustedCert();
-        if (root != null) {
-            checkWindow(root, at, "The trusted root " + root.getSubjectX500Principal().getName());
-        }
+    /** "certificate N of the chain (subject)" for the certificate a PKIX failure is about. */
+    private static String which(CertPathValidatorException e, List<X509Certificate> path) {
+        int index = e.getIndex();
+        return index >= 0 && index < path.size()
+                ? "certificate " + (index + 1) + " of the chain (" + nameOf(path.get(index)) + ")"
+                : "the chain";
     }
 
     private static VerificationException translate(CertPathValidatorException e, List<X509Certificate> path) {
-        int index = e.getIndex();
-        String which = index >= 0 && index < path.size()
-                ? "certificate " + (index + 1) + " of the chain ("
-                        + path.get(index).getSubjectX500Principal().getName() + ")"
-                : "the chain";
+        String which = which(e, path);
+        RuleViolation rule = ruleViolation(e);
+        if (rule != null) {
+            return new VerificationException(rule.code(),
+                    rule.complete() ? rule.getMessage() : "In " + which + ": " + rule.getMessage(), e);
+        }
         CertPathValidatorException.Reason reason = e.getReason();
         if (reason == BasicReason.EXPIRED) {
             return new VerificationException(CERT_EXPIRED, "In " + which + ": expired", e);
@@ -263,13 +380,20 @@ public final class ChainValidator {
         return new VerificationException(CERT_CHAIN_INVALID, "In " + which + ": " + what, e);
     }
 
-    private static boolean isChained(List<X509Certificate> path) {
-        for (int i = 0; i + 1 < path.size(); i++) {
-            if (!path.get(i).getIssuerX500Principal().equals(path.get(i + 1).getSubjectX500Principal())) {
-                return false;
+    /** A certificate's subject for messages, cut short: a hostile subject can be kilobytes long. */
+    static String nameOf(X509Certificate cert) {
+        String name = cert.getSubjectX500Principal().getName();
+        return name.length() <= 200 ? name : name.substring(0, 200) + "...";
+    }
+
+    /** Our own rule's refusal, as thrown or as wrapped by the JDK's validator. */
+    private static RuleViolation ruleViolation(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RuleViolation r) {
+                return r;
             }
         }
-        return true;
+        return null;
     }
 
     private static void checkWindow(X509Certificate cert, Instant at, String which) throws VerificationException {
@@ -297,19 +421,50 @@ public final class ChainValidator {
             throw new VerificationException(CERT_CHAIN_INVALID,
                     "The signing certificate asserts keyCertSign without being a CA (RFC 5280 4.2.1.3)");
         }
-        if (eku == null) {
-            return;
+        if (leaf.getExtensionValue(NameConstraintRules.NAME_CONSTRAINTS_OID) != null) {
+            throw new VerificationException(CERT_CHAIN_INVALID, "The signing certificate has a name constraints"
+                    + " extension, which only a CA certificate may carry (RFC 5280 4.2.1.10)");
+        }
+        List<String> purposes = extendedKeyUsage(leaf);
+        if (purposes == null) {
+            return; // no extension: any purpose (RFC 5280 4.2.1.12)
+        }
+        if (purposes.isEmpty()) {
+            throw new VerificationException(CERT_CHAIN_INVALID, "The signing certificate's extended key usage"
+                    + " extension lists no purpose (RFC 5280 4.2.1.12 requires at least one)");
+        }
+        Set<String> allowed = eku == null ? SIGNING_PURPOSES : Set.of(eku, ANY_EXTENDED_KEY_USAGE);
+        for (String p : purposes) {
+            if (allowed.contains(p)) {
+                return;
+            }
+        }
+        throw new VerificationException(CERT_CHAIN_INVALID, "The signing certificate's extended key usage "
+                + purposeNames(purposes) + " allows none of " + purposeNames(allowed.stream().sorted().toList())
+                + "; use a certificate issued for TLS server or client authentication");
+    }
+
+    /** The extended key usage purposes, in order; null without the extension; empty when it lists none. */
+    private static List<String> extendedKeyUsage(X509Certificate leaf) throws VerificationException {
+        byte[] ext = leaf.getExtensionValue(EXTENDED_KEY_USAGE_OID);
+        if (ext == null) {
+            return null;
         }
         try {
-            List<String> ekus = leaf.getExtendedKeyUsage();
-            if (ekus != null && !ekus.contains(eku) && !ekus.contains("2.5.29.37.0")) {
-                throw new VerificationException(CERT_CHAIN_INVALID,
-                        "The signing certificate's extended key usage " + ekus + " does not include " + eku);
+            ASN1Sequence seq = ASN1Sequence.getInstance(ASN1OctetString.getInstance(ext).getOctets());
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < seq.size(); i++) {
+                out.add(ASN1ObjectIdentifier.getInstance(seq.getObjectAt(i)).getId());
             }
-        } catch (CertificateParsingException e) {
+            return out;
+        } catch (RuntimeException e) {
             throw new VerificationException(CERT_CHAIN_INVALID,
                     "The signing certificate's extended key usage cannot be read", e);
         }
+    }
+
+    private static String purposeNames(List<String> oids) {
+        return oids.stream().map(o -> PURPOSE_NAMES.getOrDefault(o, o)).toList().toString();
     }
 
     static String describeSans(X509Certificate cert) {

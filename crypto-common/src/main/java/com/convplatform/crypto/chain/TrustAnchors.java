@@ -13,7 +13,11 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
-/** An immutable set of root certificates that chains may lead to. */
+/**
+ * An immutable set of root certificates that chains may lead to. A root is trusted as configured, but the one that
+ * ends a path must still be valid at the time, be a CA, may sign certificates, have a strong key and no unknown
+ * critical extension; its own name constraints apply to the path ({@link ChainValidator}).
+ */
 public final class TrustAnchors {
     private final List<X509Certificate> roots;
     private final Set<TrustAnchor> anchors;
@@ -22,26 +26,11 @@ public final class TrustAnchors {
         this.roots = List.copyOf(roots);
         Set<TrustAnchor> set = new HashSet<>();
         for (X509Certificate c : this.roots) {
-            set.add(new TrustAnchor(c, nameConstraints(c)));
+            // The root's own name constraints are applied by PathRules: the JDK's PKIX code refuses an anchor that
+            // is handed constraints, and applies none of a root's own otherwise.
+            set.add(new TrustAnchor(c, null));
         }
         this.anchors = Set.copyOf(set);
-    }
-
-    /**
-     * The root's own name constraints, DER-encoded, or null. The JDK's PKIX code applies a trust anchor's name
-     * constraints only when they are handed over separately, so a constrained root would otherwise be unconstrained.
-     */
-    private static byte[] nameConstraints(X509Certificate root) {
-        byte[] ext = root.getExtensionValue("2.5.29.30");
-        if (ext == null) {
-            return null;
-        }
-        try {
-            return org.bouncycastle.asn1.ASN1OctetString.getInstance(ext).getOctets();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("The root " + root.getSubjectX500Principal().getName()
-                    + " has a malformed name constraints extension", e);
-        }
     }
 
     /** Exactly these roots. */
