@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,6 +27,7 @@ import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.chain.ValidatedChain;
 import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.testing.Await;
 import com.convplatform.crypto.testing.MutableClock;
 import com.convplatform.crypto.testing.TestPki;
 
@@ -73,18 +76,22 @@ class ChainCacheTest {
         };
         int threads = 16;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Thread> callers = new CopyOnWriteArrayList<>();
         try {
             CountDownLatch gate = new CountDownLatch(1);
             List<Future<ChainCache.Entry>> results = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 results.add(pool.submit(() -> {
+                    callers.add(Thread.currentThread());
                     gate.await();
                     return cache.get("https://a.example.com/client.api/c.pem", slow);
                 }));
             }
             gate.countDown();
             assertTrue(inLoader.await(5, TimeUnit.SECONDS));
-            Thread.sleep(200); // let the other callers arrive and wait
+            // every other caller has joined the download in flight before it completes
+            Await.until(Duration.ofSeconds(5), () -> waitingForTheDownload(callers) == threads - 1,
+                    (threads - 1) + " callers waiting for the download in flight");
             release.countDown();
             ChainCache.Entry first = results.get(0).get(5, TimeUnit.SECONDS);
             for (Future<ChainCache.Entry> f : results) {
@@ -95,6 +102,13 @@ class ChainCacheTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** How many of {@code callers} are inside the cache, waiting for another caller's download. */
+    static long waitingForTheDownload(List<Thread> callers) {
+        return callers.stream().filter(t -> Arrays.stream(t.getStackTrace()).anyMatch(
+                f -> f.getClassName().equals(ChainCache.class.getName()) && f.getMethodName().equals("await")))
+                .count();
     }
 
     @Test

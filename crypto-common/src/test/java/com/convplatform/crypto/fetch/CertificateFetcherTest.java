@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLContext;
 
@@ -44,6 +46,8 @@ class CertificateFetcherTest {
         server = HttpsTestServer.start(pki, HOST);
         server.serve("/client.api/ok.pem", "application/x-pem-file", "x".repeat(LIMIT));
         server.serve("/client.api/big.pem", "application/x-pem-file", "x".repeat(LIMIT + 1));
+        server.serve("/client.api/64k.pem", "application/x-pem-file", "x".repeat(64 * 1024));
+        server.serve("/client.api/64k-and-1.pem", "application/x-pem-file", "x".repeat(64 * 1024 + 1));
         server.respond("/client.api/moved.pem", new HttpsTestServer.Response(302, "text/plain",
                 "moved".getBytes(StandardCharsets.US_ASCII), Map.of("Location", "/client.api/ok.pem")));
         server.respond("/client.api/gone.pem", new HttpsTestServer.Response(301, "text/plain", new byte[0],
@@ -216,13 +220,16 @@ class CertificateFetcherTest {
 
     @Test
     void aSilentServerHitsTheDeadline() throws Exception {
-        try (RawHttpsPeer silent = new RawHttpsPeer(pki.serverContext(HOST), out -> Thread.sleep(5_000))) {
+        CountDownLatch done = new CountDownLatch(1); // the peer says nothing until the test is over
+        try (RawHttpsPeer silent = new RawHttpsPeer(pki.serverContext(HOST), out -> done.await(30, TimeUnit.SECONDS))) {
             long start = System.nanoTime();
             VerificationException e = refused(fetcher(pki.clientContext(), silent.port(), Duration.ofMillis(500)),
                     url("/client.api/slow.pem"));
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertTrue(e.getMessage().contains("timed out (limit 500 ms)"), e.getMessage());
             assertTrue(ms < 3_000, "took " + ms + " ms");
+        } finally {
+            done.countDown();
         }
     }
 
@@ -363,10 +370,28 @@ class CertificateFetcherTest {
     }
 
     @Test
-    void theDefaultsAreTheDocumentedOnes() {
-        CertificateFetcher f = CertificateFetcher.withDefaults();
-        assertEquals(CertificateFetcher.DEFAULT_MAX_BYTES, f.maxBytes());
-        assertEquals(64 * 1024, f.maxBytes());
+    void theDefaultsAreTheDocumentedOnes() throws Exception {
+        // the documented limits (README: 64 KiB, 5 s in all), observed on a fetcher made with the defaults
+        CertificateFetcher defaults = CertificateFetcher.withDefaults(pki.clientContext(),
+                HostOverrides.parse(List.of(HOST + "=127.0.0.1:" + server.port())));
+        assertEquals(64 * 1024, defaults.fetch(url("/client.api/64k.pem")).length);
+        VerificationException big = refused(defaults, url("/client.api/64k-and-1.pem"));
+        assertEquals("Downloading https://client.example.com/client.api/64k-and-1.pem: the response is larger than"
+                + " 65536 bytes", big.getMessage());
+        CountDownLatch done = new CountDownLatch(1);
+        try (RawHttpsPeer silent = new RawHttpsPeer(pki.serverContext(HOST), out -> done.await(30, TimeUnit.SECONDS))) {
+            CertificateFetcher toSilent = CertificateFetcher.withDefaults(pki.clientContext(),
+                    HostOverrides.parse(List.of(HOST + "=127.0.0.1:" + silent.port())));
+            long start = System.nanoTime();
+            VerificationException slow = refused(toSilent, url("/client.api/silent.pem"));
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(slow.getMessage().contains("timed out (limit 5000 ms)"), slow.getMessage());
+            assertTrue(ms >= 4_500 && ms < 8_000, "took " + ms + " ms");
+        } finally {
+            done.countDown();
+        }
+        // the fetcher for production uses the same limits, with the JVM's roots and no overrides
+        assertEquals(defaults.maxBytes(), CertificateFetcher.withDefaults().maxBytes());
         assertThrows(IllegalArgumentException.class, () -> new CertificateFetcher(pki.clientContext(),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), 0, HostOverrides.none()));
     }

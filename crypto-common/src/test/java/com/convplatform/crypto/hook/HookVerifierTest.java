@@ -33,6 +33,7 @@ import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.crypto.testing.HttpsTestServer;
 import com.convplatform.crypto.testing.MutableClock;
+import com.convplatform.crypto.testing.TestCertificates;
 import com.convplatform.crypto.testing.TestPki;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -255,9 +256,38 @@ class HookVerifierTest {
 
     @Test
     void aWildcardCertificateCoversTheHost() throws Exception {
-        serveChain(pki.leaf(platformKey, "*.platform.example").chain());
+        TestPki.Leaf wildcard = pki.leaf(platformKey, "*.platform.example");
+        serveChain(wildcard.chain());
         byte[] body = body(clock.instant());
-        verifier.verify(sign(platformKey, body), URL, body);
+        HookVerifier.Verified ok = verifier.verify(sign(platformKey, body), URL, body);
+        assertEquals(wildcard.cert(), ok.chain().leaf());
+        assertEquals(URL, ok.certificateUrl());
+        assertEquals(clock.instant(), ok.signatureTimestamp());
+    }
+
+    @Test
+    void aWildcardCoversOneLabelOfItsOwnDomainOnly() throws Exception {
+        byte[] body = body(clock.instant());
+        for (String pattern : List.of("*.staging-platform.example", "*.hooks.platform.example", "*.example")) {
+            serveChain(pki.leaf(platformKey, pattern).chain());
+            HookVerifier fresh = verifier(pki); // nothing cached from the pattern before
+            VerificationException e = assertThrows(VerificationException.class,
+                    () -> fresh.verify(sign(platformKey, body), URL, body));
+            assertEquals(FailureCode.CERT_NAME_MISMATCH, e.code(), pattern + ": " + e.getMessage());
+        }
+    }
+
+    @Test
+    void aCertificateIssuedForAnotherPurposeIsRefused() throws Exception {
+        X509Certificate codeSigning = TestCertificates.forKey(platformKey.getPublic()).subject("CN=" + HOST).dns(HOST)
+                .extendedKeyUsage(TestCertificates.CODE_SIGNING)
+                .issuer(pki.intermediate, pki.intermediateKey.getPrivate()).build();
+        serveChain(List.of(codeSigning, pki.intermediate));
+        byte[] body = body(clock.instant());
+        VerificationException e = assertThrows(VerificationException.class,
+                () -> verifier.verify(sign(platformKey, body), URL, body));
+        assertEquals(FailureCode.CERT_CHAIN_INVALID, e.code());
+        assertTrue(e.getMessage().contains("extended key usage [codeSigning] allows none of"), e.getMessage());
     }
 
     @Test

@@ -10,18 +10,16 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 
 import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
@@ -32,6 +30,7 @@ import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.testing.HttpsTestServer;
 import com.convplatform.crypto.testing.MutableClock;
+import com.convplatform.crypto.testing.TestCertificates;
 import com.convplatform.crypto.testing.TestPki;
 import com.convplatform.crypto.time.TimestampWindow;
 
@@ -39,11 +38,9 @@ import com.convplatform.crypto.time.TimestampWindow;
  * Spec 5.1: every {@link FailureCode} the management verifier can produce, and for requests that fail two checks,
  * the one that comes first in the spec's order (headers, URL, download, certificate, signature, timestamp).
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ManagementVerificationOrderTest {
     static final String FQDN = "client.example.com";
     static final String BASE = "https://" + FQDN + "/client.api/";
-    static final Set<FailureCode> SEEN = EnumSet.noneOf(FailureCode.class);
 
     static TestPki pki;
     static HttpsTestServer server;
@@ -83,6 +80,15 @@ class ManagementVerificationOrderTest {
         X509Certificate underNotCa = CertificateBuilder.forKey(rsa.getPublic()).commonName(FQDN).dnsNames(FQDN)
                 .issuer(notCa, notCaKey.getPrivate()).build();
         serve("not-ca.pem", List.of(underNotCa, notCa));
+        // issued for code signing only, and a wildcard under an intermediate that excludes the account's FQDN
+        serve("code-signing.pem", List.of(TestCertificates.forKey(rsa.getPublic()).subject("CN=" + FQDN).dns(FQDN)
+                .extendedKeyUsage(TestCertificates.CODE_SIGNING)
+                .issuer(pki.intermediate, pki.intermediateKey.getPrivate()).build(), pki.intermediate));
+        KeyPair excludingKey = KeyPairs.ecP256();
+        X509Certificate excluding = TestCertificates.forKey(excludingKey.getPublic()).subject("CN=Excluding CA").ca(0)
+                .excludeDns(FQDN).issuer(pki.root, pki.rootKey.getPrivate()).build();
+        serve("wildcard-excluded.pem", List.of(TestCertificates.forKey(rsa.getPublic()).subject("CN=*.example.com")
+                .dns("*.example.com").issuer(excluding, excludingKey.getPrivate()).build(), excluding));
         server.serve("/client.api/junk.pem", "text/plain", "this is not PEM");
         server.serve("/client.api/rotating.pem", "application/x-pem-file", Pem.toPem(pki.leaf(ec, FQDN).chain()));
     }
@@ -96,10 +102,45 @@ class ManagementVerificationOrderTest {
         server.close();
     }
 
+    /** One request that fails with one code, and the registered certificates it is verified against. */
+    record Failing(ManagementRequestVerifier.Request request,
+            ManagementRequestVerifier.RegisteredCertificates registered) {
+        Failing(ManagementRequestVerifier.Request request) {
+            this(request, uuid -> Optional.empty());
+        }
+    }
+
     @Test
-    @Order(Integer.MAX_VALUE)
-    void everyFailureCodeIsProducedByTheTestsAbove() {
-        assertEquals(EnumSet.allOf(FailureCode.class), SEEN, "codes not covered by this class");
+    void everyFailureCodeIsProduced() {
+        String ts = now();
+        var good = request(rsa, ts, BASE + "good.pem");
+        Map<FailureCode, Failing> cases = new EnumMap<>(FailureCode.class);
+        cases.put(FailureCode.CERT_HEADERS, new Failing(with(good, good.signature(), null, null)));
+        cases.put(FailureCode.CERT_URL_MALFORMED, new Failing(request(rsa, ts, BASE + "good.pem?x=1")));
+        cases.put(FailureCode.CERT_URL_SCHEME,
+                new Failing(request(rsa, ts, "http://" + FQDN + "/client.api/good.pem")));
+        cases.put(FailureCode.CERT_URL_HOST, new Failing(request(rsa, ts, "https://other.example.com/client.api/x")));
+        cases.put(FailureCode.CERT_URL_PATH, new Failing(request(rsa, ts, "https://" + FQDN + "/certs/good.pem")));
+        cases.put(FailureCode.CERT_URL_PORT, new Failing(request(rsa, ts, "https://" + FQDN + ":8443/client.api/x")));
+        cases.put(FailureCode.CERT_FETCH_FAILED, new Failing(request(rsa, ts, BASE + "missing.pem")));
+        cases.put(FailureCode.CERT_MALFORMED, new Failing(request(rsa, ts, BASE + "junk.pem")));
+        var byUuid = request(rsa, ts, null);
+        cases.put(FailureCode.CERT_UNKNOWN, new Failing(with(byUuid, byUuid.signature(), null, "nope")));
+        cases.put(FailureCode.CERT_NOT_YET_VALID, new Failing(request(rsa, ts, BASE + "future.pem")));
+        cases.put(FailureCode.CERT_EXPIRED, new Failing(request(rsa, ts, BASE + "expired.pem")));
+        cases.put(FailureCode.CERT_NAME_MISMATCH, new Failing(request(rsa, ts, BASE + "other-name.pem")));
+        cases.put(FailureCode.CERT_UNTRUSTED, new Failing(request(rsa, ts, BASE + "untrusted.pem")));
+        cases.put(FailureCode.CERT_CHAIN_INVALID, new Failing(request(rsa, ts, BASE + "not-ca.pem")));
+        cases.put(FailureCode.CERT_KEY_UNSUPPORTED, new Failing(request(weak, ts, BASE + "weak.pem")));
+        cases.put(FailureCode.SIGNATURE_MALFORMED, new Failing(with(good, "AAAA", BASE + "good.pem", null)));
+        cases.put(FailureCode.SIGNATURE_MISMATCH, new Failing(
+                with(good, request(KeyPairs.rsa(), ts, null).signature(), BASE + "good.pem", null)));
+        cases.put(FailureCode.TIMESTAMP_MALFORMED, new Failing(request(rsa, "2026-11-22T10:00:00", BASE + "good.pem")));
+        cases.put(FailureCode.TIMESTAMP_OUT_OF_WINDOW,
+                new Failing(request(rsa, TimestampWindow.format(start.plusSeconds(151)), BASE + "good.pem")));
+        assertEquals(EnumSet.allOf(FailureCode.class), cases.keySet(), "codes without a failing request here");
+        cases.forEach((expected, failing) -> assertEquals(expected, code(failing.request(), failing.registered()),
+                expected.name()));
     }
 
     @BeforeEach
@@ -136,7 +177,6 @@ class ManagementVerificationOrderTest {
         VerificationException e = assertThrows(VerificationException.class,
                 () -> verifier.verify(request, registered));
         assertTrue(e.getMessage() != null && e.getMessage().length() > 20, e::getMessage);
-        SEEN.add(e.code());
         return e.code();
     }
 
@@ -194,6 +234,8 @@ class ManagementVerificationOrderTest {
         assertEquals(FailureCode.CERT_UNTRUSTED, code(request(rsa, ts, BASE + "leaf-only.pem")));
         assertEquals(FailureCode.CERT_CHAIN_INVALID, code(request(rsa, ts, BASE + "not-ca.pem")));
         assertEquals(FailureCode.CERT_KEY_UNSUPPORTED, code(request(weak, ts, BASE + "weak.pem")));
+        assertEquals(FailureCode.CERT_CHAIN_INVALID, code(request(rsa, ts, BASE + "code-signing.pem")));
+        assertEquals(FailureCode.CERT_CHAIN_INVALID, code(request(rsa, ts, BASE + "wildcard-excluded.pem")));
         // a certificate failure wins over a bad signature and a stale timestamp
         String stale = TimestampWindow.format(start.minusSeconds(3600));
         assertEquals(FailureCode.CERT_EXPIRED, code(with(request(rsa, stale, BASE + "expired.pem"), "!!",
