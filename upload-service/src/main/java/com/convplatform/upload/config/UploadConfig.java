@@ -50,6 +50,10 @@ public interface UploadConfig {
     @WithDefault("11534336")
     long maxRequestBytes();
 
+    /** Longest an upload's body may take to arrive in full, however it trickles in (then 408 BODY_TIMEOUT). */
+    @WithDefault("PT2M")
+    Duration bodyDeadline();
+
     /** Longest message_body accepted, in characters. */
     @WithDefault("4096")
     int maxMessageBody();

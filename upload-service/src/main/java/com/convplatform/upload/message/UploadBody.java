@@ -37,8 +37,9 @@ import io.vertx.ext.web.handler.BodyHandler;
  * declared length is refused before: 413 FILE_TOO_LARGE), a text field over
  * {@code quarkus.http.limits.max-form-attribute-size} (400 FIELD_TOO_LONG), more than
  * {@code quarkus.http.limits.max-form-fields} parts or a malformed body (400 INVALID_MULTIPART), a body that ends
- * early or a client that goes away (400 INCOMPLETE_BODY). The parts written so far are deleted; a refusal sent before
- * the body's end closes the connection.
+ * early or a client that goes away (400 INCOMPLETE_BODY), a body not read in full within {@code upload.body-deadline}
+ * however slowly it trickles in (408 BODY_TIMEOUT). The parts written so far are deleted; a refusal sent before the
+ * body's end closes the connection.
  */
 @ApplicationScoped
 public class UploadBody {
@@ -47,13 +48,15 @@ public class UploadBody {
     private static final String FAILED = "upload.failed";
     private static final String REFUSED = "upload.refused";
     private static final String PASSED = "upload.form-read";
-    private static final String UNFINISHED = "upload.unfinished-timer";
+    private static final String TIMER = "upload.timer";
     private final UploadService uploads;
     private final int maxMessageBody;
+    private final long deadlineMillis;
 
     public UploadBody(UploadService uploads, UploadConfig config) {
         this.uploads = uploads;
         this.maxMessageBody = config.maxMessageBody();
+        this.deadlineMillis = config.bodyDeadline().toMillis();
     }
 
     void install(@Observes Router router, UploadConfig config,
@@ -76,6 +79,7 @@ public class UploadBody {
                             "The Content-Type needs a valid multipart boundary parameter"));
                 } else {
                     ctx.put(READ, true);
+                    timer(ctx, deadlineMillis, 408);
                     ctx.request().resume();
                     body.handle(ctx);
                     ctx.request().exceptionHandler(failure -> { // the body handler's own, with a safe clean-up
@@ -84,25 +88,17 @@ public class UploadBody {
                         ctx.fail(malformed ? 400 : 500,
                                 malformed && failure.getCause() != null ? failure.getCause() : failure);
                     });
-                    // A file part without its closing boundary is never complete, and the form never handed on. The
-                    // timer is cancelled once the form is: it holds the request's buffers while it waits (kept for
-                    // every upload, they made the service collect garbage for half its CPU at -Xmx128m).
+                    // A file part without its closing boundary is never complete, and the form never handed on.
                     ctx.request().end().onSuccess(ended -> {
                         if (ctx.get(PASSED) == null) {
-                            ctx.put(UNFINISHED, ctx.vertx().setTimer(2000, t -> {
-                                cleanUp(ctx);
-                                ctx.fail(400, null);
-                            }));
+                            timer(ctx, 2000, 400);
                         }
                     });
                 }
             }), failure -> context.runOnContext(v -> ctx.next()));
         }).handler(ctx -> {
             ctx.put(PASSED, true);
-            Long unfinished = ctx.get(UNFINISHED);
-            if (unfinished != null) {
-                ctx.vertx().cancelTimer(unfinished);
-            }
+            cancelTimer(ctx);
             // Quarkus REST reads a form itself unless it has a field or a file
             if (ctx.get(READ) != null && ctx.fileUploads().isEmpty() && ctx.request().formAttributes().isEmpty()) {
                 refuse(ctx, new ApiException(400, "INVALID_AUTH_ID", UploadService.AUTH_ID_REQUIRED));
@@ -134,6 +130,26 @@ public class UploadBody {
         ctx.vertx().runOnContext(next -> refuse(ctx, ctx.get(FAILED)));
     }
 
+    /** Fails the form with {@code status} unless it is read within {@code millis}; replaces the timer before it. */
+    private static void timer(RoutingContext ctx, long millis, int status) {
+        cancelTimer(ctx);
+        ctx.put(TIMER, ctx.vertx().setTimer(millis, t -> {
+            if (ctx.get(PASSED) == null && !ctx.failed()) {
+                cleanUp(ctx);
+                ctx.fail(status, null);
+            }
+        }));
+    }
+
+    /** Cancels the form's timer: it holds the request's buffers while it waits (kept for every upload, they made the
+     * service collect garbage for half its CPU at -Xmx128m). */
+    private static void cancelTimer(RoutingContext ctx) {
+        Long timer = ctx.remove(TIMER);
+        if (timer != null) {
+            ctx.vertx().cancelTimer(timer);
+        }
+    }
+
     /** Deletes the parts written so far, first by name: Vert.x's clean-up fails on a part just written to its end. */
     private static void cleanUp(RoutingContext ctx) {
         for (FileUpload part : ctx.fileUploads()) {
@@ -149,6 +165,9 @@ public class UploadBody {
     private static ApiException refusal(int status, Throwable failure, int maxMessageBody) {
         if (status == 413) {
             return new ApiException(413, "FILE_TOO_LARGE", UploadResource.TOO_LARGE);
+        } else if (status == 408) {
+            return new ApiException(408, "BODY_TIMEOUT", "The request body did not arrive in full in time; send it"
+                    + " again, on a faster connection or as a smaller file");
         } else if (failure instanceof HttpPostRequestDecoder.TooLongFormFieldException
                 || String.valueOf(failure).contains("Size exceed allowed maximum capacity")) {
             return new ApiException(400, "FIELD_TOO_LONG",
@@ -170,6 +189,7 @@ public class UploadBody {
             return; // a failure after the refusal (the client went away meanwhile)
         }
         ctx.put(REFUSED, true);
+        cancelTimer(ctx);
         uploads.refused(refusal);
         if (ctx.response().ended() || ctx.response().closed()) {
             return;

@@ -238,6 +238,51 @@ class UploadFormTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> incomingParts() == 0);
     }
 
+    /**
+     * A body that trickles in a byte at a time (each byte well within any idle time-out) is still answered at
+     * upload.body-deadline (8 s in the tests): 408 BODY_TIMEOUT with its body, the connection closed, nothing kept.
+     */
+    @Test
+    void aBodyThatTricklesInIsAnswered408AtTheDeadlineAndLeavesNothing() throws Exception {
+        long before = storedFiles();
+        byte[] partial = body(field("auth_id", "user42"), field("business_id", "1001"), field("message_type", "1"),
+                fileHead("slow.png"), PNG);
+        try (Socket socket = new Socket("127.0.0.1", RestAssured.port)) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            Thread trickle = new Thread(() -> {
+                try {
+                    while (true) {
+                        Thread.sleep(500);
+                        out.write('x');
+                        out.flush();
+                    }
+                } catch (IOException | InterruptedException closed) {
+                    // the service closed the connection, or the test ended
+                }
+            });
+            long start = System.nanoTime();
+            out.write(body("POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + PlatformStubs.token() + "\r\nclient-id: client-1\r\nContent-Type: multipart/form-data; boundary="
+                    + BOUNDARY + "\r\nContent-Length: " + (partial.length + 100_000) + "\r\n\r\n", partial));
+            out.flush();
+            trickle.start();
+            String answer;
+            try {
+                answer = exchange(socket, new byte[0]);
+            } finally {
+                trickle.interrupt();
+            }
+            long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+            assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+            assertTrue(answer.contains("\"error_code\":\"BODY_TIMEOUT\""), answer);
+            assertTrue(answer.toLowerCase(Locale.ROOT).contains("connection: close"), answer);
+            assertTrue(seconds >= 7 && seconds < 20, "answered after " + seconds + " s");
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> incomingParts() == 0);
+        assertEquals(before, storedFiles());
+    }
+
     @Test
     void aSmallUploadWhoseRestComesLateIsStillAccepted() throws Exception {
         byte[] form = body(field("auth_id", "user42"), field("business_id", "1001"), field("message_type", "1"),
