@@ -8,14 +8,13 @@ import com.convplatform.support.Roles;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
 
 import io.quarkus.jackson.ObjectMapperCustomizer;
 
-/** What this service sets in the framework: its keys as roles, and JSON in snake case, bound strictly. */
+/** What this service sets in the framework: its keys as roles, and JSON bound strictly. */
 @Singleton
 public class FrameworkSetup implements ObjectMapperCustomizer {
     /** The operator and internal keys of this service, as roles (service-support's ApiKeyMechanism). */
@@ -27,14 +26,12 @@ public class FrameworkSetup implements ObjectMapperCustomizer {
     }
 
     /**
-     * JSON names are the Java names in snake case ({@code eventId}: {@code event_id}), and fields bind only to their
-     * own type, as intake has always checked them: a number is not taken for a string ({@code "user_id": 5}), nor a
-     * string or a fraction for an integer ({@code "message_id": "12"} or {@code 1.5}).
+     * Fields bind only to their own type, as intake has always checked them: a number is not taken for a string
+     * ({@code "user_id": 5}), nor a string or a fraction for an integer ({@code "message_id": "12"} or {@code 1.5}).
      */
     @Override
     @SuppressWarnings("deprecation") // the builder is not how Quarkus hands the mapper over
     public void customize(ObjectMapper mapper) {
-        mapper.setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
         mapper.configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false);
         mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
         mapper.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)

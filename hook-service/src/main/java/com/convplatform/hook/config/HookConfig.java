@@ -43,7 +43,7 @@ public interface HookConfig {
     @WithName("management.cache-ttl")
     Duration managementCacheTtl();
 
-    /** The internal key management-service expects. */
+    /** The internal key management-service expects: the REST client's Authorization (application.properties). */
     @WithName("management.internal-api-key")
     Optional<String> managementInternalApiKey();
 

@@ -5,19 +5,14 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.WebApplicationException;
-import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
-
-import com.convplatform.hook.config.HookConfig;
 
 import io.quarkus.cache.CacheResult;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
@@ -29,7 +24,7 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
  */
 @ApplicationScoped
 public class AccountDirectory {
-    /** The lookup (contracts.md): URL and time-outs in quarkus.rest-client.management.*, request id by a filter. */
+    /** The lookup (contracts.md): URL, time-outs, key in quarkus.rest-client.management.*, request id by a filter. */
     @Path("/internal/v1/accounts")
     @RegisterRestClient(configKey = "management")
     interface Management {
@@ -39,16 +34,13 @@ public class AccountDirectory {
 
         @GET
         @Path("/{accountId}")
-        @Produces(MediaType.APPLICATION_JSON)
-        Account account(@HeaderParam("Authorization") String authorization, @PathParam("accountId") String accountId);
+        Account account(@PathParam("accountId") String accountId);
     }
 
     private final Management client;
-    private final String authorization;
 
-    public AccountDirectory(@RestClient Management client, HookConfig config) {
+    public AccountDirectory(@RestClient Management client) {
         this.client = client;
-        this.authorization = "Bearer " + config.managementInternalApiKey().orElse("");
     }
 
     /** The account's webhook URL; empty when the account does not exist; throws when the lookup failed. */
@@ -58,7 +50,7 @@ public class AccountDirectory {
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS)
     public Optional<String> webhookUrl(String accountId) {
         try {
-            return Optional.ofNullable(client.account(authorization, accountId).webhookUrl());
+            return Optional.ofNullable(client.account(accountId).webhookUrl());
         } catch (WebApplicationException e) {
             if (e.getResponse().getStatus() == 404) {
                 return Optional.empty(); // a success for the breaker: management-service answered
