@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.persistence.LockModeType;
@@ -36,10 +37,7 @@ import com.convplatform.support.Roles;
 import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Sort;
 
-/**
- * The operator API: deliveries and their attempts, retry, replay of dead letters, and account endpoints. A disabled
- * endpoint's deliveries are held (PENDING, not attempted, never dropped) until it is enabled.
- */
+/** Operator API. A disabled endpoint's deliveries are held (PENDING, not attempted, never dropped) until enabled. */
 @Path("/admin/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)
@@ -72,7 +70,6 @@ public class AdminResource {
             String disabledReason, long heldDeliveries){
     }
 
-    /** Optional body of a disable call. */
     public record DisableRequest(
             @Size(max = 500, message = "INVALID_REASON: reason is at most 500 characters") @Schema(example = "receiver under maintenance") String reason) {
     }
@@ -96,12 +93,9 @@ public class AdminResource {
             @QueryParam("account_id") @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
             @QueryParam("limit") @Parameter(description = "1 to 1000 (taken within those bounds); 100 when absent") Integer limit) {
         Map<String, Object> params = new HashMap<>();
-        if (status != null) {
-            params.put("status", status);
-        }
-        if (accountId != null) {
-            params.put("accountId", accountId);
-        }
+        params.put("status", status);
+        params.put("accountId", accountId);
+        params.values().removeIf(Objects::isNull); // the filters given
         String where = String.join(" and ", params.keySet().stream().map(field -> field + " = :" + field).toList());
         int n = limit == null ? 100 : Math.max(1, Math.min(limit, 1000));
         return Delivery.<Delivery>find(where, Sort.descending("createdAt"), params).page(Page.ofSize(n)).list()
@@ -157,7 +151,6 @@ public class AdminResource {
     @Operation(summary = "The account endpoint's state: failure streak, disabled or not, held deliveries")
     @APIResponse(responseCode = "200", description = "The endpoint (enabled with no failures when never seen)")
     public EndpointView endpoint(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
-        // No row: an endpoint that never failed, enabled.
         EndpointState s = EndpointState.<EndpointState>findByIdOptional(accountId).orElseGet(EndpointState::new);
         return new EndpointView(accountId, s.disabledAt == null, s.consecutiveFailures, s.failingSince,
                 s.lastFailureAt, s.disabledAt, s.disabledBy, s.disabledReason,

@@ -30,7 +30,6 @@ public class Delivery extends PanacheEntityBase {
     public Instant deliveredAt;
     public Instant createdAt;
 
-    /** One HTTP attempt of a delivery. */
     @Entity(name = "DeliveryAttempt")
     public static class Attempt extends PanacheEntityBase {
         @Id

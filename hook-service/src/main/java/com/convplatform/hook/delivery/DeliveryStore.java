@@ -48,7 +48,6 @@ public class DeliveryStore {
             String leaseOwner, Instant leaseUntil, String requestId) {
     }
 
-    /** The outcome: the event id, and whether it had been accepted before. */
     public record Accepted(String eventId, boolean duplicate) {
     }
 
@@ -63,7 +62,6 @@ public class DeliveryStore {
      */
     public record Outcome(Integer statusCode, String error, Duration retryAfter, boolean permanent,
             boolean endpointFault) {
-
         /** The receiver answered; 2xx is success, anything else an endpoint failure. */
         public static Outcome answered(int statusCode, Duration retryAfter) {
             boolean ok = statusCode >= 200 && statusCode < 300;
@@ -91,7 +89,6 @@ public class DeliveryStore {
         }
     }
 
-    /** An attempt's outcome, to be recorded, and how long the attempt took. */
     public record Recorded(Claimed claimed, Outcome outcome, long latencyMs) {
     }
 
@@ -149,17 +146,16 @@ public class DeliveryStore {
                 PreparedStatement event = c.prepareStatement(INSERT_EVENT);
                 PreparedStatement delivery = c.prepareStatement(INSERT_DELIVERY)) {
             for (Valid v : events) {
-                String earlier = inThisBatch.get(v.accountId() + '\n' + v.messageId());
+                String key = v.accountId() + '\n' + v.messageId();
+                String earlier = inThisBatch.get(key);
                 String existing = earlier != null ? earlier : find(find, v);
-                if (existing != null) {
-                    stored.add(new Accepted(existing, true));
-                    continue;
+                String id = existing != null ? existing : TimeOrderedIds.next();
+                stored.add(new Accepted(id, existing != null));
+                if (existing == null) {
+                    inThisBatch.put(key, id);
+                    bind(event, id, v.accountId(), v.messageId(), v.payload(), now, v.requestId()).addBatch();
+                    bind(delivery, TimeOrderedIds.next(), id, v.accountId(), now, now).addBatch();
                 }
-                String id = TimeOrderedIds.next();
-                inThisBatch.put(v.accountId() + '\n' + v.messageId(), id);
-                stored.add(new Accepted(id, false));
-                bind(event, id, v.accountId(), v.messageId(), v.payload(), now, v.requestId()).addBatch();
-                bind(delivery, TimeOrderedIds.next(), id, v.accountId(), now, now).addBatch();
             }
             if (!inThisBatch.isEmpty()) {
                 event.executeBatch();
@@ -199,21 +195,19 @@ public class DeliveryStore {
         OffsetDateTime until = now.plus(config.delivery().lease());
         String owner = replica + ":" + claims.incrementAndGet();
         return LocalTransaction.run(dataSource, "Claiming due deliveries", c -> {
-            try (PreparedStatement take = c.prepareStatement(TAKE);
-                    PreparedStatement taken = c.prepareStatement(SELECT_TAKEN)) {
-                if (bind(take, owner, until, until, now, now, now, max).executeUpdate() == 0) {
-                    return List.of();
-                }
-                List<Claimed> out = new ArrayList<>(max);
-                try (ResultSet r = bind(taken, until, owner).executeQuery()) {
-                    while (r.next()) {
-                        out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), r.getInt(3) + 1,
-                                r.getObject(5, OffsetDateTime.class).toInstant(), owner, until.toInstant(),
-                                r.getString(6)));
-                    }
-                }
-                return out;
+            if (update(c, TAKE, owner, until, until, now, now, now, max) == 0) {
+                return List.of();
             }
+            List<Claimed> out = new ArrayList<>(max);
+            try (PreparedStatement taken = c.prepareStatement(SELECT_TAKEN);
+                    ResultSet r = bind(taken, until, owner).executeQuery()) {
+                while (r.next()) {
+                    out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), r.getInt(3) + 1,
+                            r.getObject(5, OffsetDateTime.class).toInstant(), owner, until.toInstant(),
+                            r.getString(6)));
+                }
+            }
+            return out;
         });
     }
 
@@ -233,7 +227,7 @@ public class DeliveryStore {
         List<Recorded> sorted = outcomes.stream().sorted(Comparator.comparing(r -> r.claimed().accountId())).toList();
         Instant now = clock.instant();
         List<String> disabled = new ArrayList<>();
-        int[] moved = LocalTransaction.run(dataSource, "Recording delivery outcomes", c -> {
+        List<Recorded> moved = LocalTransaction.run(dataSource, "Recording delivery outcomes", c -> {
             int[] updated;
             try (PreparedStatement attempt = c.prepareStatement(INSERT_ATTEMPT);
                     PreparedStatement delivery = c.prepareStatement(UPDATE_DELIVERY)) {
@@ -249,34 +243,39 @@ public class DeliveryStore {
                     String status = status(cl, o);
                     // the claim had moved it to the lease's end; a retry falls due after its wait
                     Instant next = status.equals(Delivery.PENDING) ? now.plus(wait(cl, o)) : started;
-                    bind(delivery, cl.attempt(), status, utc(next), o.delivered() ? utc(now) : null,
-                            o.delivered() ? null : error != null ? error : "HTTP " + o.statusCode(), cl.id(),
+                    bind(delivery, cl.attempt(), status, utc(next), o.delivered() ? utc(now) : null, error, cl.id(),
                             cl.leaseOwner()).addBatch();
                 }
                 attempt.executeBatch();
                 updated = delivery.executeBatch();
             }
+            List<Recorded> changed = new ArrayList<>();
             Set<String> succeeded = new LinkedHashSet<>();
             for (int i = 0; i < sorted.size(); i++) {
                 Recorded r = sorted.get(i);
-                // A delivery another claim owns by now: the attempt stays in the log, the state is the owner's.
-                if (updated[i] != 0 && r.outcome().delivered()) {
+                if (updated[i] == 0) {
+                    continue; // another claim owns it by now: the attempt stays in the log, the state is the owner's
+                }
+                changed.add(r);
+                if (r.outcome().delivered()) {
                     succeeded.add(r.claimed().accountId());
-                } else if (updated[i] != 0 && r.outcome().endpointFault()
-                        && countFailure(c, r.claimed().accountId(), now)) {
+                } else if (r.outcome().endpointFault() && countFailure(c, r.claimed().accountId(), now)) {
                     disabled.add(r.claimed().accountId());
                 }
             }
             if (!succeeded.isEmpty()) {
-                try (PreparedStatement s = c.prepareStatement("update endpoint_state set consecutive_failures = 0,"
-                        + " failing_since = null where account_id = any(?) and consecutive_failures > 0")) {
-                    s.setArray(1, c.createArrayOf("varchar", succeeded.toArray()));
-                    s.executeUpdate();
-                }
+                update(c, "update endpoint_state set consecutive_failures = 0, failing_since = null where account_id"
+                        + " = any(?) and consecutive_failures > 0", c.createArrayOf("varchar", succeeded.toArray()));
             }
-            return updated;
+            return changed;
         });
-        count(sorted, moved, now);
+        // Counted once committed (a delivery another claim owns by now is counted by that one).
+        for (Recorded r : moved) {
+            metrics.counter(COUNTERS.get(status(r.claimed(), r.outcome()))).increment();
+            if (r.outcome().delivered()) {
+                metrics.timer("hook.intake.to.delivery").record(Duration.between(r.claimed().receivedAt(), now));
+            }
+        }
         disabled.forEach(account -> LOG.warnf("The endpoint of account %s is disabled by the rule (hook.endpoints.*);"
                 + " its deliveries are held until an operator enables it (POST /admin/v1/accounts/%1$s/endpoint/enable)",
                 account));
@@ -300,20 +299,6 @@ public class DeliveryStore {
     private static final Map<String, String> COUNTERS = Map.of(Delivery.DELIVERED, "hook.deliveries.delivered",
             Delivery.DEAD, "hook.deliveries.dead_lettered", Delivery.PENDING, "hook.deliveries.retried");
 
-    /** The metrics of outcomes once committed (a delivery another claim owns by now is counted by that one). */
-    private void count(List<Recorded> sorted, int[] moved, Instant now) {
-        for (int i = 0; i < sorted.size(); i++) {
-            Recorded r = sorted.get(i);
-            String status = moved[i] == 0 ? null : status(r.claimed(), r.outcome());
-            if (status != null) {
-                metrics.counter(COUNTERS.get(status)).increment();
-            }
-            if (Delivery.DELIVERED.equals(status)) {
-                metrics.timer("hook.intake.to.delivery").record(Duration.between(r.claimed().receivedAt(), now));
-            }
-        }
-    }
-
     private static final String COUNT_FAILURE = "update endpoint_state set consecutive_failures ="
             + " consecutive_failures + 1, last_failure_at = ?, failing_since = coalesce(failing_since, ?)"
             + " where account_id = ?";
@@ -328,30 +313,28 @@ public class DeliveryStore {
      * row at once make one commit fail on the key: that batch is recorded again, and then the row exists.
      */
     private boolean countFailure(Connection c, String accountId, Instant now) throws SQLException {
-        try (PreparedStatement count = c.prepareStatement(COUNT_FAILURE);
-                PreparedStatement first = c.prepareStatement(FIRST_FAILURE);
-                PreparedStatement disable = c.prepareStatement(DISABLE)) {
-            if (bind(count, utc(now), utc(now), accountId).executeUpdate() == 0) {
-                bind(first, accountId, utc(now), utc(now)).executeUpdate();
-            }
-            String reason = "at least " + config.disableMinFailures() + " attempts in a row failed over at least "
-                    + config.disableAfter() + " with no success";
-            return config.autoDisable() && bind(disable, utc(now), EndpointState.BY_RULE, reason, accountId,
-                    config.disableMinFailures(), utc(now.minus(config.disableAfter()))).executeUpdate() == 1;
+        if (update(c, COUNT_FAILURE, utc(now), utc(now), accountId) == 0) {
+            update(c, FIRST_FAILURE, accountId, utc(now), utc(now));
         }
+        String reason = "at least " + config.disableMinFailures() + " attempts in a row failed over at least "
+                + config.disableAfter() + " with no success";
+        return config.autoDisable() && update(c, DISABLE, utc(now), EndpointState.BY_RULE, reason, accountId,
+                config.disableMinFailures(), utc(now.minus(config.disableAfter()))) == 1;
     }
 
     /** Gives a claimed delivery back untouched, due now (unless another claim owns it by now). */
     public void release(Claimed claimed) {
-        LocalTransaction.run(dataSource, "Giving back a claimed delivery", c -> {
-            try (PreparedStatement s = c.prepareStatement("update delivery set lease_owner = null, lease_until = null,"
-                    + " next_attempt_at = ? where id = ? and lease_owner = ?")) {
-                return bind(s, utc(clock.instant()), claimed.id(), claimed.leaseOwner()).executeUpdate();
-            }
-        });
+        LocalTransaction.run(dataSource, "Giving back a claimed delivery", c -> update(c, "update delivery set"
+                + " lease_owner = null, lease_until = null, next_attempt_at = ? where id = ? and lease_owner = ?",
+                utc(clock.instant()), claimed.id(), claimed.leaseOwner()));
     }
 
-    /** Sets the statement's parameters, in order. */
+    private static int update(Connection c, String sql, Object... values) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            return bind(s, values).executeUpdate();
+        }
+    }
+
     private static PreparedStatement bind(PreparedStatement s, Object... values) throws SQLException {
         for (int i = 0; i < values.length; i++) {
             s.setObject(i + 1, values[i]);
@@ -359,12 +342,12 @@ public class DeliveryStore {
         return s;
     }
 
-    static OffsetDateTime utc(Instant t) {
+    private static OffsetDateTime utc(Instant t) {
         return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
     }
 
     /** Plus or minus 20 %, so retries of many deliveries do not arrive together. */
-    static Duration jitter(Duration d) {
+    private static Duration jitter(Duration d) {
         double f = 0.8 + ThreadLocalRandom.current().nextDouble() * 0.4;
         return Duration.ofMillis(Math.max(1, (long) (d.toMillis() * f)));
     }

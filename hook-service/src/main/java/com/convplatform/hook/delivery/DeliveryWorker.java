@@ -229,8 +229,7 @@ public class DeliveryWorker {
             Map<String, String> headers = Map.of("Content-Type", "application/json", HookHeaders.SIGNATURE,
                     signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), "X-Hook-Delivery-Id",
                     c.id(), "X-Hook-Attempt", String.valueOf(c.attempt()));
-            HookPoster.Answer a = poster.post(target, addresses, headers, body);
-            return Outcome.answered(a.status(), a.retryAfter());
+            return poster.post(target, addresses, headers, body);
         } catch (IllegalArgumentException e) {
             return Outcome.endpointFailed("the webhook URL is not a URL: " + e.getMessage());
         } catch (HookPoster.NotSent e) {

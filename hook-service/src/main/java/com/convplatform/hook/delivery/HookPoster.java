@@ -26,6 +26,7 @@ import javax.net.ssl.TrustManagerFactory;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
+import com.convplatform.hook.delivery.DeliveryStore.Outcome;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -56,10 +57,6 @@ final class HookPoster implements AutoCloseable {
         InetAddress[] resolve(String host) throws UnknownHostException;
     }
 
-    /** The receiver's answer. */
-    record Answer(int status, Duration retryAfter) {
-    }
-
     /** The hook was not sent, for a reason about the endpoint (its URL, its name, its addresses). */
     static final class NotSent extends Exception {
         private static final long serialVersionUID = 1L;
@@ -77,13 +74,10 @@ final class HookPoster implements AutoCloseable {
     /** {@code trust}: the CAs trusted for HTTPS endpoints; null for the JDK's default trust store. */
     HookPoster(Vertx vertx, Resolver resolver, boolean allowPrivateNetworks, Duration connectTimeout,
             Duration readTimeout, TrustOptions trust, int maxConnectionsPerEndpoint) {
-        HttpClientOptions options = new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
+        this.client = vertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
                 .setConnectTimeout((int) connectTimeout.toMillis()).setKeepAlive(true).setVerifyHost(true)
-                .setForceSni(true).setMaxPoolSize(maxConnectionsPerEndpoint).setTryUseCompression(false);
-        if (trust != null) {
-            options.setTrustOptions(trust);
-        }
-        this.client = vertx.createHttpClient(options);
+                .setForceSni(true).setMaxPoolSize(maxConnectionsPerEndpoint).setTryUseCompression(false)
+                .setTrustOptions(trust));
         this.resolver = resolver;
         this.allowPrivateNetworks = allowPrivateNetworks;
         this.readTimeout = readTimeout;
@@ -110,10 +104,7 @@ final class HookPoster implements AutoCloseable {
                 : InetAddress.getAllByName(host);
     }
 
-    /**
-     * The {@code hook.delivery.trust-store} seam: null (the JDK's default trust store) without a file; otherwise the
-     * JDK's trusted CAs and those of the file.
-     */
+    /** The {@code hook.delivery.trust-store} seam: the JDK's CAs and the file's; null (the JDK's alone) without one. */
     static TrustOptions trust(Optional<String> pemFile) {
         if (pemFile.isEmpty()) {
             return null;
@@ -161,12 +152,12 @@ final class HookPoster implements AutoCloseable {
     }
 
     /**
-     * POSTs {@code body} to the first of the checked {@code addresses} whose connection opens.
+     * POSTs {@code body} to the first of the checked {@code addresses} whose connection opens: the answer's outcome.
      *
      * @throws TimeoutException when no answer came within the read time-out
      * @throws IOException when the connection failed (refused at every address, reset, TLS)
      */
-    Answer post(URI url, InetAddress[] addresses, Map<String, String> headers, byte[] body)
+    Outcome post(URI url, InetAddress[] addresses, Map<String, String> headers, byte[] body)
             throws TimeoutException, IOException, InterruptedException {
         IOException refused = null;
         for (InetAddress address : addresses) {
@@ -192,7 +183,7 @@ final class HookPoster implements AutoCloseable {
         return false;
     }
 
-    private Answer post(URI url, InetAddress address, Map<String, String> headers, byte[] body)
+    private Outcome post(URI url, InetAddress address, Map<String, String> headers, byte[] body)
             throws TimeoutException, IOException, InterruptedException {
         boolean https = "https".equalsIgnoreCase(url.getScheme());
         int port = url.getPort() != -1 ? url.getPort() : https ? 443 : 80;
@@ -225,7 +216,7 @@ final class HookPoster implements AutoCloseable {
         return root == failure ? top : top + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
     }
 
-    private static Answer answer(HttpClientResponse response) {
+    private static Outcome answer(HttpClientResponse response) {
         AtomicLong dropped = new AtomicLong();
         try {
             response.exceptionHandler(ignored -> {
@@ -239,7 +230,7 @@ final class HookPoster implements AutoCloseable {
         } catch (IllegalStateException ended) {
             // a short body has already been read in full by the time this runs: nothing left to drop
         }
-        return new Answer(response.statusCode(), retryAfter(response.getHeader("Retry-After")));
+        return Outcome.answered(response.statusCode(), retryAfter(response.getHeader("Retry-After")));
     }
 
     private static Duration retryAfter(String value) {

@@ -73,7 +73,6 @@ public class IntakeResource {
             @Schema(description = "Present (true) when the event had been accepted before") Boolean duplicate) {
     }
 
-    /** A batch call's body. */
     public record Batch(
             @NotNull(message = INVALID_BATCH) @Size(min = 1, max = MAX_BATCH, message = INVALID_BATCH) @Schema(type = SchemaType.ARRAY, implementation = IntakeEvent.class) List<JsonNode> events) {
     }
@@ -90,7 +89,6 @@ public class IntakeResource {
         }
     }
 
-    /** A batch call's answer, one result per event in order. */
     public record Results(List<Result> results) {
     }
 
@@ -175,23 +173,22 @@ public class IntakeResource {
 
     /** One event of a batch, bound and validated as the single call's body is. */
     private IntakeEvent event(JsonNode node) {
-        IntakeEvent e;
+        if (node == null || !node.isObject()) {
+            throw coded(INVALID_EVENT);
+        }
         try {
-            e = node == null || !node.isObject() ? null : json.treeToValue(node, IntakeEvent.class);
+            IntakeEvent e = json.treeToValue(node, IntakeEvent.class);
+            Optional<ConstraintViolation<IntakeEvent>> first = validator.validate(e).stream()
+                    .min(Comparator.comparing(v -> v.getPropertyPath().toString()));
+            if (first.isPresent()) {
+                throw coded(first.get().getMessage());
+            }
+            return e;
         } catch (MismatchedInputException mistyped) {
             throw refusal(mistyped);
         } catch (JsonProcessingException unreadable) {
-            e = null;
-        }
-        if (e == null) {
             throw coded(INVALID_EVENT);
         }
-        Optional<ConstraintViolation<IntakeEvent>> first = validator.validate(e).stream()
-                .min(Comparator.comparing(v -> v.getPropertyPath().toString()));
-        if (first.isPresent()) {
-            throw coded(first.get().getMessage());
-        }
-        return e;
     }
 
     private static ApiException refusal(MismatchedInputException e) {
@@ -215,8 +212,7 @@ public class IntakeResource {
 
     private DeliveryStore.Valid valid(IntakeEvent e, String requestId) {
         try {
-            return new DeliveryStore.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e),
-                    requestId);
+            return new DeliveryStore.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e), requestId);
         } catch (JsonProcessingException ex) {
             throw new IllegalStateException(ex);
         }

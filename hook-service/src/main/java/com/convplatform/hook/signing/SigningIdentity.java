@@ -15,7 +15,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.security.PermitAll;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -63,7 +62,6 @@ public class SigningIdentity {
     private static final Logger LOG = Logger.getLogger(SigningIdentity.class);
     static final String PATH = "/platform/hooks/certificate/";
 
-    /** The document receivers download. */
     public record CertificateDocument(
             @Schema(description = "PEM chain, signing certificate first", example = "-----BEGIN CERTIFICATE-----\nMIIC...\n-----END CERTIFICATE-----\n") String certificate,
             Instant notAfter,
@@ -72,18 +70,14 @@ public class SigningIdentity {
 
     private final HookConfig config;
     private final Clock clock;
-    private HookSigner signer;
-    private PrivateKey key; // for the local HTTPS seam only
-    private CertificateDocument document;
+    private final HookSigner signer;
+    private final PrivateKey key; // for the local HTTPS seam only
+    private final CertificateDocument document;
     private HttpServer localHttps;
 
     public SigningIdentity(HookConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
-    }
-
-    @PostConstruct
-    void load() {
         String chainPem;
         if (config.signingKeyFile().isPresent()) {
             key = Pem.parsePrivateKey(PemFiles.read(Paths.get(config.signingKeyFile().get())));

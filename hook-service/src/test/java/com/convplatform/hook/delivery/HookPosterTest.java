@@ -106,9 +106,9 @@ class HookPosterTest {
         try (HookPoster poster = poster(rebinding, true, null)) {
             URI url = URI.create("http://rebind.invalid:" + receiver.getAddress().getPort() + "/hooks?x=1");
             InetAddress[] checked = poster.addresses(url);
-            HookPoster.Answer a = poster.post(url, checked, Map.of("Content-Type", "application/json"),
+            DeliveryStore.Outcome a = poster.post(url, checked, Map.of("Content-Type", "application/json"),
                     "{}".getBytes());
-            assertEquals(202, a.status());
+            assertEquals(202, a.statusCode());
             assertEquals(Duration.ofSeconds(7), a.retryAfter());
             assertEquals(1, lookups.get(), "the client did not resolve the name again");
             assertEquals("rebind.invalid:" + receiver.getAddress().getPort(), HOSTS.get(HOSTS.size() - 1));
@@ -123,7 +123,7 @@ class HookPosterTest {
         try (HookPoster poster = poster(host -> new InetAddress[]{InetAddress.getByName("127.0.0.2"),
                 InetAddress.getByName("127.0.0.1")}, true, null)) {
             URI url = URI.create("http://two.invalid:" + receiver.getAddress().getPort() + "/hooks");
-            assertEquals(202, poster.post(url, poster.addresses(url), Map.of(), "{}".getBytes()).status());
+            assertEquals(202, poster.post(url, poster.addresses(url), Map.of(), "{}".getBytes()).statusCode());
             URI onlyRefusing = URI.create("http://two.invalid:" + receiver.getAddress().getPort() + "/hooks");
             IOException e = assertThrows(IOException.class, () -> poster.post(onlyRefusing,
                     new InetAddress[]{InetAddress.getByName("127.0.0.2")}, Map.of(), "{}".getBytes()));
@@ -164,7 +164,7 @@ class HookPosterTest {
         HookPoster.Resolver resolver = HookPoster.resolver(Optional.of(List.of("hooks.receiver.test=127.0.0.1")));
         try (HookPoster trusting = poster(resolver, true, trust); HookPoster jdkTrust = poster(resolver, true, null)) {
             URI url = URI.create("https://hooks.receiver.test:" + good.getAddress().getPort() + "/in");
-            assertEquals(202, trusting.post(url, trusting.addresses(url), Map.of(), "{}".getBytes()).status());
+            assertEquals(202, trusting.post(url, trusting.addresses(url), Map.of(), "{}".getBytes()).statusCode());
             assertEquals("hooks.receiver.test", SNI.get(SNI.size() - 1));
             assertEquals("hooks.receiver.test:" + good.getAddress().getPort(), HOSTS.get(HOSTS.size() - 1));
 
