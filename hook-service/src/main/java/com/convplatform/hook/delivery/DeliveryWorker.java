@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,6 +40,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.core.Vertx;
 
 /**
@@ -82,6 +84,7 @@ public class DeliveryWorker {
         this.clock = clock;
         this.json = json;
         HookConfig.Delivery d = config.delivery();
+        checkLease(d.lease(), d.connectTimeout(), d.readTimeout());
         this.poster = new HookPoster(vertx, HookPoster.resolver(d.resolve()), d.allowPrivateNetworks(),
                 d.connectTimeout(), d.readTimeout(), HookPoster.trust(d.trustStore()), d.perEndpoint());
         this.senders = Executors.newFixedThreadPool(d.maxInFlight(), r -> daemon(r, "hook-delivery"));
@@ -99,6 +102,26 @@ public class DeliveryWorker {
         running = true;
         dispatcher = daemon(this::dispatch, "hook-dispatcher");
         dispatcher.start();
+    }
+
+    /** The longest an attempt can take: the name's lookup (connect-timeout), then one deadline over its addresses. */
+    static Duration longestAttempt(Duration connect, Duration read) {
+        return connect.multipliedBy(2).plus(read);
+    }
+
+    /**
+     * Stops the service at start when {@code hook.delivery.lease} is too short for an attempt: every claim would be
+     * given back unsent, forever.
+     */
+    static void checkLease(Duration lease, Duration connect, Duration read) {
+        Duration needed = longestAttempt(connect, read).plus(LEASE_MARGIN);
+        if (lease.compareTo(needed) <= 0) {
+            throw new ConfigurationException("hook.delivery.lease (" + lease + ") must be longer than " + needed
+                    + ": an attempt may take 2 x hook.delivery.connect-timeout (" + connect
+                    + ", the lookup, then the connection) + hook.delivery.read-timeout (" + read + "), and a hook is"
+                    + " sent only with " + LEASE_MARGIN.toSeconds() + " s of its lease to spare; with this lease none"
+                    + " would ever be sent", Set.of("hook.delivery.lease"));
+        }
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -181,8 +204,8 @@ public class DeliveryWorker {
         try {
             turns.acquire();
             try {
-                Duration longest = config.delivery().connectTimeout().plus(config.delivery().readTimeout());
-                if (running && clock.instant().plus(longest).plus(LEASE_MARGIN).isBefore(c.leaseUntil())) {
+                if (running && clock.instant().plus(longestAttempt(config.delivery().connectTimeout(),
+                        config.delivery().readTimeout())).plus(LEASE_MARGIN).isBefore(c.leaseUntil())) {
                     long start = System.nanoTime();
                     Outcome o = attempt(c);
                     if (o != null) {
@@ -235,7 +258,10 @@ public class DeliveryWorker {
         } catch (HookPoster.NotSent e) {
             return Outcome.endpointFailed(e.getMessage());
         } catch (TimeoutException e) {
-            return Outcome.endpointFailed("timed out after " + config.delivery().readTimeout().toMillis() + " ms");
+            HookConfig.Delivery d = config.delivery();
+            return Outcome.endpointFailed("timed out: no answer within the read time-out (" + d.readTimeout().toMillis()
+                    + " ms) or the attempt's deadline (" + d.connectTimeout().plus(d.readTimeout()).toMillis()
+                    + " ms over every address)");
         } catch (IOException e) {
             return Outcome.endpointFailed("connection failed: " + e.getMessage());
         } catch (InterruptedException e) {

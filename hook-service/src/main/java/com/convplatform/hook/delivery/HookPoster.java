@@ -1,7 +1,6 @@
 package com.convplatform.hook.delivery;
 
 import java.io.IOException;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -10,7 +9,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.TrustManagerFactory;
 
 import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.hook.delivery.DeliveryStore.Outcome;
@@ -41,7 +40,8 @@ import io.vertx.core.net.TrustOptions;
 
 /**
  * Sends one hook to an address the SSRF guard checked: {@link #addresses(URI)} resolves the host once and checks every
- * address ({@link #refusal}); {@link #post} connects to those only, in order (the next only when no connection opened),
+ * address (crypto-common's {@link OutboundAddresses}, shared with management-service's chain download); {@link #post}
+ * connects to those only, in order (the next only when no connection opened), all within one deadline,
  * while {@code Host}, SNI and the certificate check keep the URL's host, so DNS rebinding cannot reach an internal
  * address. That is why this is a Vert.x client of its own, not a Quarkus REST client like the account lookup: a REST
  * client resolves the host again when it connects. Redirects are not followed; the answer's body is dropped (over
@@ -49,12 +49,9 @@ import io.vertx.core.net.TrustOptions;
  */
 final class HookPoster implements AutoCloseable {
     static final int MAX_DISCARDED = 1024 * 1024;
-    private static final byte[] V4_MAPPED = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff};
-    private static final byte[] NAT64 = {0, 0x64, (byte) 0xff, (byte) 0x9b};
 
     /** Name resolution: the system's, or the {@code hook.delivery.resolve} seam in front of it. */
-    interface Resolver {
-        InetAddress[] resolve(String host) throws UnknownHostException;
+    interface Resolver extends OutboundAddresses.Resolver {
     }
 
     /** The hook was not sent, for a reason about the endpoint (its URL, its name, its addresses). */
@@ -67,8 +64,8 @@ final class HookPoster implements AutoCloseable {
     }
 
     private final HttpClient client;
-    private final Resolver resolver;
-    private final boolean allowPrivateNetworks;
+    private final OutboundAddresses guard;
+    private final Duration connectTimeout;
     private final Duration readTimeout;
 
     /** {@code trust}: the CAs trusted for HTTPS endpoints; null for the JDK's default trust store. */
@@ -78,8 +75,8 @@ final class HookPoster implements AutoCloseable {
                 .setConnectTimeout((int) connectTimeout.toMillis()).setKeepAlive(true).setVerifyHost(true)
                 .setForceSni(true).setMaxPoolSize(maxConnectionsPerEndpoint).setTryUseCompression(false)
                 .setTrustOptions(trust));
-        this.resolver = resolver;
-        this.allowPrivateNetworks = allowPrivateNetworks;
+        this.guard = OutboundAddresses.of(resolver, allowPrivateNetworks);
+        this.connectTimeout = connectTimeout;
         this.readTimeout = readTimeout;
     }
 
@@ -131,38 +128,34 @@ final class HookPoster implements AutoCloseable {
         if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
             throw new NotSent("the webhook URL " + url + " is not an absolute http(s) URL");
         }
-        String host = host(url);
-        InetAddress[] addresses;
         try {
-            addresses = resolver.resolve(host);
-        } catch (UnknownHostException e) {
-            addresses = new InetAddress[0];
+            return guard.resolve(host(url), connectTimeout).toArray(InetAddress[]::new);
+        } catch (OutboundAddresses.Refused e) {
+            throw new NotSent(e.reason() == OutboundAddresses.Reason.ADDRESS_NOT_ALLOWED
+                    ? "refused by the SSRF guard: " + e.getMessage()
+                    : e.getMessage());
         }
-        if (addresses.length == 0) {
-            throw new NotSent("the webhook host " + host + " does not resolve");
-        }
-        for (int i = 0; i < addresses.length && !allowPrivateNetworks; i++) {
-            String why = refusal(addresses[i]);
-            if (why != null) {
-                throw new NotSent("refused by the SSRF guard: " + host + " resolves to " + addresses[i].getHostAddress()
-                        + ", " + why);
-            }
-        }
-        return addresses;
     }
 
     /**
      * POSTs {@code body} to the first of the checked {@code addresses} whose connection opens: the answer's outcome.
+     * One deadline, connect-timeout + read-timeout, covers every address: a name with many black-hole addresses
+     * cannot make an attempt outlive its lease.
      *
-     * @throws TimeoutException when no answer came within the read time-out
+     * @throws TimeoutException when no answer came within the deadline
      * @throws IOException when the connection failed (refused at every address, reset, TLS)
      */
     Outcome post(URI url, InetAddress[] addresses, Map<String, String> headers, byte[] body)
             throws TimeoutException, IOException, InterruptedException {
+        long deadline = System.nanoTime() + connectTimeout.plus(readTimeout).toNanos();
         IOException refused = null;
         for (InetAddress address : addresses) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
             try {
-                return post(url, address, headers, body);
+                return post(url, address, headers, body, left);
             } catch (IOException e) {
                 if (!notConnected(e)) {
                     throw e;
@@ -183,7 +176,7 @@ final class HookPoster implements AutoCloseable {
         return false;
     }
 
-    private Outcome post(URI url, InetAddress address, Map<String, String> headers, byte[] body)
+    private Outcome post(URI url, InetAddress address, Map<String, String> headers, byte[] body, long leftMillis)
             throws TimeoutException, IOException, InterruptedException {
         boolean https = "https".equalsIgnoreCase(url.getScheme());
         int port = url.getPort() != -1 ? url.getPort() : https ? 443 : 80;
@@ -191,12 +184,13 @@ final class HookPoster implements AutoCloseable {
         RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
                 .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress())).setHost(host(url))
                 .setPort(port).setSsl(https).setURI(url.getRawQuery() == null ? path : path + "?" + url.getRawQuery())
-                .setFollowRedirects(false).setTimeout(readTimeout.toMillis());
+                .setFollowRedirects(false).setConnectTimeout(Math.min(connectTimeout.toMillis(), leftMillis))
+                .setIdleTimeout(Math.min(readTimeout.toMillis(), leftMillis));
         headers.forEach(request::putHeader);
         try {
             return client.request(request).compose(r -> r.send(Buffer.buffer(body))).map(HookPoster::answer)
                     .toCompletionStage().toCompletableFuture()
-                    .get(readTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+                    .get(leftMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof TimeoutException t) {
@@ -245,54 +239,6 @@ final class HookPoster implements AutoCloseable {
     private static String host(URI url) {
         String host = url.getHost();
         return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    }
-
-    /**
-     * The SSRF guard: why a resolved address is refused, or null when it is a public unicast address. Refused:
-     * unspecified, loopback, link-local (including the 169.254.169.254 metadata address), site-local (10/8,
-     * 172.16/12, 192.168/16), carrier-grade NAT (100.64/10), benchmarking (198.18/15), reserved (0/8, 240/4),
-     * multicast, IPv6 unique-local (fc00::/7), and IPv4-mapped or NAT64 (64:ff9b::/32) forms of any of those.
-     */
-    static String refusal(InetAddress a) {
-        if (a.isAnyLocalAddress()) {
-            return "the unspecified address";
-        }
-        if (a.isLoopbackAddress()) {
-            return "a loopback address";
-        }
-        if (a.isLinkLocalAddress()) {
-            return "a link-local address (this includes cloud metadata endpoints)";
-        }
-        if (a.isSiteLocalAddress()) {
-            return "a private (site-local) address";
-        }
-        if (a.isMulticastAddress()) {
-            return "a multicast address";
-        }
-        byte[] b = a.getAddress();
-        int b0 = b[0] & 0xff;
-        int b1 = b[1] & 0xff;
-        if (a instanceof Inet4Address) {
-            if (b0 == 100 && b1 >= 64 && b1 <= 127) {
-                return "a carrier-grade NAT address (100.64.0.0/10)";
-            }
-            if (b0 == 198 && (b1 == 18 || b1 == 19)) {
-                return "a benchmarking address (198.18.0.0/15)";
-            }
-            return b0 == 0 || b0 >= 240 ? "a reserved address" : null;
-        }
-        if ((b0 & 0xfe) == 0xfc) {
-            return "an IPv6 unique-local address (fc00::/7)";
-        }
-        if (!Arrays.equals(b, 0, 12, V4_MAPPED, 0, 12) && !Arrays.equals(b, 0, 4, NAT64, 0, 4)) {
-            return null;
-        }
-        try {
-            String inner = refusal(InetAddress.getByAddress(Arrays.copyOfRange(b, 12, 16)));
-            return inner == null ? null : "an IPv6 form of " + inner;
-        } catch (UnknownHostException e) {
-            return "an unreadable address";
-        }
     }
 
     @Override
