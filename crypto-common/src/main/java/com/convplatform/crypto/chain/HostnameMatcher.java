@@ -74,7 +74,8 @@ public final class HostnameMatcher {
         return !first.isEmpty() && first.indexOf('.') < 0 && !first.startsWith("xn--");
     }
 
-    private static boolean isLdhName(String name) {
+    /** Lower-case LDH labels of 1 to 63 characters, none starting or ending with '-'. */
+    static boolean isLdhName(String name) {
         for (String label : name.split("\\.", -1)) {
             if (label.isEmpty() || label.length() > 63 || label.startsWith("-") || label.endsWith("-")) {
                 return false;

@@ -320,21 +320,7 @@ final class NameConstraintRules {
 
     /** A host name in preferred name syntax: LDH labels of 1 to 63 characters, at most 253 in all. */
     static boolean isHostName(String name) {
-        if (name.isEmpty() || name.length() > 253) {
-            return false;
-        }
-        for (String label : name.split("\\.", -1)) {
-            if (label.isEmpty() || label.length() > 63 || label.startsWith("-") || label.endsWith("-")) {
-                return false;
-            }
-            for (int i = 0; i < label.length(); i++) {
-                char c = label.charAt(i);
-                if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        return !name.isEmpty() && name.length() <= 253 && HostnameMatcher.isLdhName(name);
     }
 
     private static GeneralName[] sans(X509Certificate cert) throws RuleViolation {
