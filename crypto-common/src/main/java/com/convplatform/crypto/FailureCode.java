@@ -19,6 +19,8 @@ public enum FailureCode {
     CERT_URL_PORT("The certificate URL may only name port 443"),
     /** The certificate could not be downloaded (connection, TLS, status, size or time-out). */
     CERT_FETCH_FAILED("The certificate could not be downloaded"),
+    /** As many downloads from the certificate URL's host as allowed at once are already running; try again shortly. */
+    CERT_FETCH_BUSY("Certificates are already being downloaded from this host; try again shortly"),
     /** The downloaded or registered certificate data is not valid PEM / X.509. */
     CERT_MALFORMED("The certificate data is not a valid PEM X.509 certificate chain"),
     /** No registered self-signed certificate has this identifier for this account (or it was revoked). */

@@ -25,6 +25,15 @@ public class ClientPkiResource implements QuarkusTestResourceLifecycleManager {
     public static TestPki.Leaf expiredLeaf;
     public static TestPki.Leaf weakLeaf;
     public static HttpsTestServer server;
+    /** A host whose server accepts connections and never says a word: each download from it runs to its deadline. */
+    public static final String SILENT_FQDN = "silent.example.com";
+    private static java.net.ServerSocket silent;
+    private static final java.util.List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Connections the silent server holds open. */
+    public static int silentConnections() {
+        return held.size();
+    }
 
     @Override
     public Map<String, String> start() {
@@ -47,7 +56,20 @@ public class ClientPkiResource implements QuarkusTestResourceLifecycleManager {
             Path root = Files.createTempFile("client-root", ".pem");
             Files.writeString(root, Pem.toPem(pki.root));
             root.toFile().deleteOnExit();
-            return Map.of("management.cert-fetch.resolve", server.override(FQDN),
+            silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+            Thread accept = new Thread(() -> {
+                while (!silent.isClosed()) {
+                    try {
+                        held.add(silent.accept());
+                    } catch (java.io.IOException closed) {
+                        return;
+                    }
+                }
+            }, "silent-chain-server");
+            accept.setDaemon(true);
+            accept.start();
+            return Map.of("management.cert-fetch.resolve",
+                    server.override(FQDN) + "," + SILENT_FQDN + "=127.0.0.1:" + silent.getLocalPort(),
                     "management.cert-fetch.trust-store", root.toString(),
                     "management.trust-anchors", root.toString());
         } catch (java.io.IOException e) {
@@ -59,6 +81,16 @@ public class ClientPkiResource implements QuarkusTestResourceLifecycleManager {
     public void stop() {
         if (server != null) {
             server.close();
+        }
+        try {
+            if (silent != null) {
+                silent.close();
+            }
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+        } catch (java.io.IOException ignored) {
+            // closing is all we want
         }
     }
 }

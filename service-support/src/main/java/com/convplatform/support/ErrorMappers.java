@@ -49,7 +49,10 @@ public class ErrorMappers {
 
     @ServerExceptionMapper
     public Response api(ApiException e) {
-        return error(e.status(), e.code(), e.getMessage());
+        Response r = error(e.status(), e.code(), e.getMessage());
+        return e.retryAfterSeconds() > 0
+                ? Response.fromResponse(r).header("Retry-After", e.retryAfterSeconds()).build()
+                : r;
     }
 
     /** No credentials, or none this service knows, at an endpoint that needs a role. */

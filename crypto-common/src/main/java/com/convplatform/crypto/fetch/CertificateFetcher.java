@@ -1,5 +1,6 @@
 package com.convplatform.crypto.fetch;
 
+import static com.convplatform.crypto.FailureCode.CERT_FETCH_BUSY;
 import static com.convplatform.crypto.FailureCode.CERT_FETCH_FAILED;
 
 import java.io.ByteArrayOutputStream;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +45,8 @@ public final class CertificateFetcher {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     /** Default time allowed for the whole download, from the host name lookup to the last byte. */
     public static final Duration DEFAULT_TOTAL_TIMEOUT = Duration.ofSeconds(5);
+    /** Default most downloads from one host at once. */
+    public static final int DEFAULT_PER_HOST = 2;
     private static final int MAX_HEADER_BYTES = 16 * 1024;
 
     private final SSLContext sslContext;
@@ -51,6 +55,9 @@ public final class CertificateFetcher {
     private final int maxBytes;
     private final HostOverrides overrides;
     private final OutboundAddresses addresses;
+    private final int perHost;
+    /** Downloads running, per host; a host leaves the map when its last download ends. */
+    private final ConcurrentHashMap<String, Integer> running = new ConcurrentHashMap<>();
 
     /**
      * A fetcher behind the outbound-address guard over the system's resolver ({@link OutboundAddresses#guarded()}).
@@ -69,14 +76,25 @@ public final class CertificateFetcher {
     /** As above, with the given address guard (for a seam that allows private networks, or another resolver). */
     public CertificateFetcher(SSLContext sslContext, Duration connectTimeout, Duration totalTimeout, int maxBytes,
             HostOverrides overrides, OutboundAddresses addresses) {
+        this(sslContext, connectTimeout, totalTimeout, maxBytes, overrides, addresses, DEFAULT_PER_HOST);
+    }
+
+    /**
+     * As above, with at most {@code perHost} downloads from one host at once: a request that would start one more is
+     * refused at once ({@code CERT_FETCH_BUSY}), so requests naming one host (junk signatures under random paths of a
+     * registered FQDN, say) hold a bounded number of threads and never flood that host, whatever their number.
+     */
+    public CertificateFetcher(SSLContext sslContext, Duration connectTimeout, Duration totalTimeout, int maxBytes,
+            HostOverrides overrides, OutboundAddresses addresses, int perHost) {
         this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
         this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
         this.totalTimeout = Objects.requireNonNull(totalTimeout, "totalTimeout");
         this.overrides = Objects.requireNonNull(overrides, "overrides");
         this.addresses = Objects.requireNonNull(addresses, "addresses");
-        if (maxBytes <= 0) {
-            throw new IllegalArgumentException("maxBytes must be positive");
+        if (maxBytes <= 0 || perHost <= 0) {
+            throw new IllegalArgumentException("maxBytes and perHost must be positive");
         }
+        this.perHost = perHost;
         this.maxBytes = maxBytes;
     }
 
@@ -110,6 +128,24 @@ public final class CertificateFetcher {
      * addresses, the first that opens; the total deadline runs from the lookup to the last byte.
      */
     public byte[] fetch(CertificateUrl url) throws VerificationException {
+        String host = url.host();
+        if (running.merge(host, 1, Integer::sum) > perHost) {
+            done(host);
+            throw new VerificationException(CERT_FETCH_BUSY, perHost + " certificate downloads from " + host
+                    + " are already running (the most at once); try again in a few seconds");
+        }
+        try {
+            return download(url);
+        } finally {
+            done(host);
+        }
+    }
+
+    private void done(String host) {
+        running.computeIfPresent(host, (h, n) -> n == 1 ? null : n - 1);
+    }
+
+    private byte[] download(CertificateUrl url) throws VerificationException {
         long deadline = System.nanoTime() + totalTimeout.toNanos();
         List<InetSocketAddress> targets = targets(url, deadline);
         Socket raw = null;

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.net.OutboundAddresses;
+import com.convplatform.crypto.testing.Await;
 import com.convplatform.crypto.testing.HttpsTestServer;
 import com.convplatform.crypto.testing.TestPki;
 import com.convplatform.crypto.url.CertificateUrl;
@@ -230,6 +231,52 @@ class CertificateFetcherTest {
             assertTrue(ms < 3_000, "took " + ms + " ms");
         } finally {
             done.countDown();
+        }
+    }
+
+    /**
+     * Two downloads from one host hang on a silent server: a third request for that host is refused at once
+     * (CERT_FETCH_BUSY) without connecting, a download from another host goes ahead, and once the two end the host
+     * takes downloads again (issue 22: a storm of requests naming one FQDN holds two threads, not the worker pool).
+     */
+    @Test
+    void atMostTwoDownloadsFromOneHostRunAtOnceAndTheNextIsRefusedAtOnce() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+        try (RawHttpsPeer silent = new RawHttpsPeer(pki.serverContext(HOST), out -> {
+            connections.incrementAndGet();
+            release.await(30, TimeUnit.SECONDS);
+        }); HttpsTestServer other = HttpsTestServer.start(pki, "other.example.com")) {
+            other.serve("/client.api/ok.pem", "text/plain", "x".repeat(LIMIT));
+            CertificateFetcher f = new CertificateFetcher(pki.clientContext(), Duration.ofSeconds(2),
+                    Duration.ofSeconds(20), LIMIT, HostOverrides.parse(List.of(HOST + "=127.0.0.1:" + silent.port(),
+                            "other.example.com=127.0.0.1:" + other.port())),
+                    OutboundAddresses.guarded(), CertificateFetcher.DEFAULT_PER_HOST);
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                for (int i = 0; i < 2; i++) {
+                    pool.submit(() -> f.fetch(url("/client.api/hang.pem")));
+                }
+                Await.until(Duration.ofSeconds(10), () -> connections.get() == 2, "two downloads connected");
+                long start = System.nanoTime();
+                CertificateUrl third = url("/client.api/third.pem");
+                VerificationException busy = assertThrows(VerificationException.class, () -> f.fetch(third));
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertEquals(FailureCode.CERT_FETCH_BUSY, busy.code());
+                assertEquals("2 certificate downloads from client.example.com are already running (the most at once);"
+                        + " try again in a few seconds", busy.getMessage());
+                assertTrue(ms < 1_000, "refused after " + ms + " ms");
+                assertEquals(2, connections.get());
+                // another host is not held up
+                assertEquals(LIMIT, f.fetch(new ManagementCertUrlRule("other.example.com")
+                        .check("https://other.example.com/client.api/ok.pem")).length);
+            } finally {
+                release.countDown();
+                pool.shutdown();
+                assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+            }
+            // the two have ended (the peer closed them): the host takes downloads again
+            refused(f, url("/client.api/again.pem")); // CERT_FETCH_FAILED: it connected, and the peer has closed
         }
     }
 

@@ -138,7 +138,9 @@ class ManagementVerificationOrderTest {
         cases.put(FailureCode.TIMESTAMP_MALFORMED, new Failing(request(rsa, "2026-11-22T10:00:00", BASE + "good.pem")));
         cases.put(FailureCode.TIMESTAMP_OUT_OF_WINDOW,
                 new Failing(request(rsa, TimestampWindow.format(start.plusSeconds(151)), BASE + "good.pem")));
-        assertEquals(EnumSet.allOf(FailureCode.class), cases.keySet(), "codes without a failing request here");
+        // CERT_FETCH_BUSY needs downloads held open at once: CertificateFetcherTest produces it
+        assertEquals(EnumSet.complementOf(EnumSet.of(FailureCode.CERT_FETCH_BUSY)), cases.keySet(),
+                "codes without a failing request here");
         cases.forEach((expected, failing) -> assertEquals(expected, code(failing.request(), failing.registered()),
                 expected.name()));
     }

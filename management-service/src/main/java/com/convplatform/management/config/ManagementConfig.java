@@ -81,6 +81,10 @@ public interface ManagementConfig {
         @WithDefault("PT5S")
         Duration totalTimeout();
 
+        /** Most chain downloads from one host at once; a request that would start one more is answered 503 at once. */
+        @WithDefault("2")
+        int perHost();
+
         /** Largest chain document accepted, in bytes. */
         @WithDefault("65536")
         int maxBytes();

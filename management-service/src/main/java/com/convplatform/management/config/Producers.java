@@ -52,7 +52,7 @@ public class Producers {
         HostOverrides overrides = HostOverrides.parse(fetch.resolve().orElse(List.of()));
         CertificateFetcher fetcher = new CertificateFetcher(TlsTrust.withExtraRoots(fetchTrust),
                 fetch.connectTimeout(), fetch.totalTimeout(), fetch.maxBytes(), overrides,
-                OutboundAddresses.of(resolver, fetch.allowPrivateNetworks()));
+                OutboundAddresses.of(resolver, fetch.allowPrivateNetworks()), fetch.perHost());
         return ManagementRequestVerifier.builder().trustAnchors(TrustAnchors.jdkDefaults().plus(extraRoots))
                 .fetcher(fetcher).clock(clock).tolerance(Duration.ofSeconds(config.timestampToleranceSeconds()))
                 .cacheSize(fetch.cacheSize()).cacheMaxAge(fetch.cacheMaxAge()).build();

@@ -38,6 +38,8 @@ import io.vertx.core.Vertx;
 @APIResponse(responseCode = "400", description = SignedApiResource.REFUSALS)
 @APIResponse(responseCode = "413", description = "BODY_TOO_LARGE: management requests are small JSON objects (64 KiB)")
 @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json")
+@APIResponse(responseCode = "503", description = "CERT_FETCH_BUSY: downloads from the chain URL's host are already running"
+        + " at the most allowed at once; send the request again after Retry-After seconds")
 public class SignedApiResource {
     static final String REFUSALS = "Verification failed (spec 5.1), in its order: CERT_HEADERS, CERT_URL_MALFORMED,"
             + " CERT_URL_SCHEME, CERT_URL_HOST, CERT_URL_PATH, CERT_URL_PORT, CERT_FETCH_FAILED, CERT_MALFORMED,"

@@ -6,6 +6,7 @@ import java.util.Locale;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.management.account.AccountService;
@@ -34,6 +35,8 @@ import io.micrometer.core.instrument.Timer;
 public class SignedRequestService {
     /** Largest signed body accepted. */
     public static final int MAX_BODY = 64 * 1024;
+    /** When a request refused for a busy certificate host may be sent again (its downloads end within 5 s). */
+    static final int BUSY_RETRY_AFTER_SECONDS = 5;
 
     private static final ObjectMapper STRICT = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
@@ -115,6 +118,10 @@ public class SignedRequestService {
         try {
             verifier.verify(request, uuid -> accounts.activeCertificate(account.id(), uuid));
         } catch (VerificationException e) {
+            if (e.code() == FailureCode.CERT_FETCH_BUSY) { // not the request's fault: the same request may succeed
+                metrics.counter("management.signed.rejections", "code", e.code().name()).increment();
+                throw new ApiException(503, e.code().name(), e.getMessage(), BUSY_RETRY_AFTER_SECONDS);
+            }
             throw refuse(400, e.code().name(), e.getMessage());
         } finally {
             verification.stop(verificationTimer);

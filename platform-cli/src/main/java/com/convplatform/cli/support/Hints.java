@@ -50,6 +50,9 @@ public final class Hints {
                             + " a test server with --resolve host=address:port)."
                     : "The chain URL must answer 200 with the PEM file directly (no redirect) within 5 s, from a"
                             + " server whose TLS certificate is publicly trusted for that host.";
+            case CERT_FETCH_BUSY ->
+                "Downloads from that host are already running at the most allowed at once: wait a few"
+                        + " seconds and send the request again (the answer's Retry-After says how long).";
             case CERT_MALFORMED -> hook
                     ? "The certificate document must be a JSON object whose 'certificate' string holds PEM"
                             + " CERTIFICATE blocks, signing certificate first."
