@@ -54,6 +54,10 @@ public interface UploadConfig {
     @WithDefault("PT2M")
     Duration bodyDeadline();
 
+    /** Most upload bodies read at once; one more is refused before it is read (503 TOO_MANY_UPLOADS). */
+    @WithDefault("256")
+    int maxConcurrentBodies();
+
     /** Longest message_body accepted, in characters. */
     @WithDefault("4096")
     int maxMessageBody();

@@ -1,5 +1,7 @@
 package com.convplatform.upload.message;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -39,7 +41,8 @@ import io.vertx.ext.web.handler.BodyHandler;
  * {@code quarkus.http.limits.max-form-fields} parts or a malformed body (400 INVALID_MULTIPART), a body that ends
  * early or a client that goes away (400 INCOMPLETE_BODY), a body not read in full within {@code upload.body-deadline}
  * however slowly it trickles in (408 BODY_TIMEOUT). The parts written so far are deleted; a refusal sent before the
- * body's end closes the connection.
+ * body's end closes the connection. At most {@code upload.max-concurrent-bodies} bodies are read at once: one more is
+ * refused before it is read (503 TOO_MANY_UPLOADS, with Retry-After), so slow clients cannot pile up without bound.
  */
 @ApplicationScoped
 public class UploadBody {
@@ -52,11 +55,14 @@ public class UploadBody {
     private final UploadService uploads;
     private final int maxMessageBody;
     private final long deadlineMillis;
+    private final int maxBodies;
+    private final AtomicInteger bodies = new AtomicInteger();
 
     public UploadBody(UploadService uploads, UploadConfig config) {
         this.uploads = uploads;
         this.maxMessageBody = config.maxMessageBody();
         this.deadlineMillis = config.bodyDeadline().toMillis();
+        this.maxBodies = config.maxConcurrentBodies();
     }
 
     void install(@Observes Router router, UploadConfig config,
@@ -77,7 +83,12 @@ public class UploadBody {
                 } else if (!type.contains("boundary=")) {
                     refuse(ctx, new ApiException(400, "INVALID_MULTIPART",
                             "The Content-Type needs a valid multipart boundary parameter"));
+                } else if (bodies.incrementAndGet() > maxBodies) {
+                    bodies.decrementAndGet();
+                    refuse(ctx, new ApiException(503, "TOO_MANY_UPLOADS", "The service is reading as many uploads as it"
+                            + " takes at once (" + maxBodies + "); send this one again shortly", 1));
                 } else {
+                    ctx.addEndHandler(ended -> bodies.decrementAndGet());
                     ctx.put(READ, true);
                     timer(ctx, deadlineMillis, 408);
                     ctx.request().resume();
@@ -193,6 +204,9 @@ public class UploadBody {
         uploads.refused(refusal);
         if (ctx.response().ended() || ctx.response().closed()) {
             return;
+        }
+        if (refusal.retryAfterSeconds() > 0) {
+            ctx.response().putHeader(HttpHeaderNames.RETRY_AFTER, String.valueOf(refusal.retryAfterSeconds()));
         }
         ctx.response().setStatusCode(refusal.status()).putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
                 .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)));

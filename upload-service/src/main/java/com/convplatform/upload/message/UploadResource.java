@@ -56,6 +56,10 @@ public class UploadResource {
     @APIResponse(responseCode = "403", description = "BUSINESS_NOT_ALLOWED: not the token's account's business;"
             + " USER_NOT_REGISTERED: the user is not registered for that business")
     @APIResponse(responseCode = "405", description = "METHOD_NOT_ALLOWED: not a POST")
+    @APIResponse(responseCode = "408", description = "BODY_TIMEOUT: the body did not arrive in full within"
+            + " upload.body-deadline (2 min)")
+    @APIResponse(responseCode = "503", description = "TOO_MANY_UPLOADS: as many bodies as the service reads at once are"
+            + " arriving; send it again after Retry-After seconds")
     @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: the file is over 10 MB, or the body over 11 MiB")
     @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: not multipart/form-data;"
             + " UNSUPPORTED_FILE_TYPE: an extension the type does not allow; CONTENT_MISMATCH: the content is not of"
