@@ -1,26 +1,19 @@
 package com.convplatform.management.signed;
 
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import com.convplatform.crypto.management.ManagementRequestSigner;
 import com.convplatform.crypto.pki.KeyPairs;
-import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 
 /**
  * The chain download and the outbound-address guard (issue 22, SSRF): an account whose own DNS name points inside the
@@ -39,12 +32,8 @@ class ChainDownloadGuardTest {
     void aChainUrlWhoseHostResolvesInsideTheNetworkIsRefusedInPlainWords(String fqdn, String why) {
         String accountId = Fixtures.account(fqdn);
         String clientId = Fixtures.client(accountId, "shop");
-        String body = "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\""
-                + TimestampWindow.format(Instant.now()) + "\"}";
-        given().contentType(ContentType.JSON).body(body.getBytes(StandardCharsets.UTF_8))
-                .header("Signature", new ManagementRequestSigner(KeyPairs.ecP256().getPrivate()).sign(body))
-                .header("SignatureCertChainUrl", "https://" + fqdn + "/client.api/chain.pem")
-                .post("/platform/management/token/issue/").then().statusCode(400)
+        ChainDownloadBusyTest.tokenRequest(fqdn, clientId, KeyPairs.ecP256().getPrivate(),
+                "https://" + fqdn + "/client.api/chain.pem").then().statusCode(400)
                 .body("error_code", equalTo("CERT_FETCH_FAILED"))
                 .body("error_message", allOf(containsString("resolves to"), containsString(why),
                         containsString("only public addresses are allowed"), not(containsString("Exception"))));
