@@ -50,10 +50,6 @@ import io.vertx.core.net.TrustOptions;
 final class HookPoster implements AutoCloseable {
     static final int MAX_DISCARDED = 1024 * 1024;
 
-    /** Name resolution: the system's, or the {@code hook.delivery.resolve} seam in front of it. */
-    interface Resolver extends OutboundAddresses.Resolver {
-    }
-
     /** The hook was not sent, for a reason about the endpoint (its URL, its name, its addresses). */
     static final class NotSent extends Exception {
         private static final long serialVersionUID = 1L;
@@ -69,7 +65,7 @@ final class HookPoster implements AutoCloseable {
     private final Duration readTimeout;
 
     /** {@code trust}: the CAs trusted for HTTPS endpoints; null for the JDK's default trust store. */
-    HookPoster(Vertx vertx, Resolver resolver, boolean allowPrivateNetworks, Duration connectTimeout,
+    HookPoster(Vertx vertx, OutboundAddresses.Resolver resolver, boolean allowPrivateNetworks, Duration connectTimeout,
             Duration readTimeout, TrustOptions trust, int maxConnectionsPerEndpoint) {
         this.client = vertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
                 .setConnectTimeout((int) connectTimeout.toMillis()).setKeepAlive(true).setVerifyHost(true)
@@ -81,7 +77,7 @@ final class HookPoster implements AutoCloseable {
     }
 
     /** The system's resolver, with the {@code host=address} pairs of {@code hook.delivery.resolve} in front of it. */
-    static Resolver resolver(Optional<List<String>> pairs) {
+    static OutboundAddresses.Resolver resolver(Optional<List<String>> pairs) {
         Map<String, InetAddress> fixed = new HashMap<>();
         for (String pair : pairs.orElse(List.of())) {
             int eq = pair.indexOf('=');

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.testing.TestPki;
 import com.sun.net.httpserver.HttpExchange;
@@ -90,7 +91,7 @@ class HookPosterTest {
         return s;
     }
 
-    static HookPoster poster(HookPoster.Resolver resolver, boolean allowPrivate, Path trustStore) {
+    static HookPoster poster(OutboundAddresses.Resolver resolver, boolean allowPrivate, Path trustStore) {
         return new HookPoster(vertx, resolver, allowPrivate, CONNECT, READ,
                 HookPoster.trust(Optional.ofNullable(trustStore).map(Path::toString)), 4);
     }
@@ -100,7 +101,7 @@ class HookPosterTest {
         HttpServer receiver = plainReceiver();
         AtomicInteger lookups = new AtomicInteger();
         // A rebinding name: the first answer is the checked one, every later answer points elsewhere.
-        HookPoster.Resolver rebinding = host -> lookups.getAndIncrement() == 0
+        OutboundAddresses.Resolver rebinding = host -> lookups.getAndIncrement() == 0
                 ? new InetAddress[]{InetAddress.getByName("127.0.0.1")}
                 : new InetAddress[]{InetAddress.getByName("127.0.0.2")};
         try (HookPoster poster = poster(rebinding, true, null)) {
@@ -168,7 +169,8 @@ class HookPosterTest {
         Files.writeString(trust, Pem.toPem(pki.root));
         HttpsServer good = tlsReceiver(pki, "hooks.receiver.test");
         HttpsServer otherName = tlsReceiver(pki, "someone-else.test");
-        HookPoster.Resolver resolver = HookPoster.resolver(Optional.of(List.of("hooks.receiver.test=127.0.0.1")));
+        OutboundAddresses.Resolver resolver = HookPoster
+                .resolver(Optional.of(List.of("hooks.receiver.test=127.0.0.1")));
         try (HookPoster trusting = poster(resolver, true, trust); HookPoster jdkTrust = poster(resolver, true, null)) {
             URI url = URI.create("https://hooks.receiver.test:" + good.getAddress().getPort() + "/in");
             assertEquals(202, trusting.post(url, trusting.addresses(url), Map.of(), "{}".getBytes()).statusCode());

@@ -118,11 +118,9 @@ public class SignedRequestService {
         try {
             verifier.verify(request, uuid -> accounts.activeCertificate(account.id(), uuid));
         } catch (VerificationException e) {
-            if (e.code() == FailureCode.CERT_FETCH_BUSY) { // not the request's fault: the same request may succeed
-                metrics.counter("management.signed.rejections", "code", e.code().name()).increment();
-                throw new ApiException(503, e.code().name(), e.getMessage(), BUSY_RETRY_AFTER_SECONDS);
-            }
-            throw refuse(400, e.code().name(), e.getMessage());
+            // a busy certificate host is not the request's fault: the same request may succeed a little later
+            boolean busy = e.code() == FailureCode.CERT_FETCH_BUSY;
+            throw refuse(busy ? 503 : 400, e.code().name(), e.getMessage(), busy ? BUSY_RETRY_AFTER_SECONDS : 0);
         } finally {
             verification.stop(verificationTimer);
         }
@@ -130,8 +128,12 @@ public class SignedRequestService {
     }
 
     private ApiException refuse(int status, String code, String message) {
+        return refuse(status, code, message, 0);
+    }
+
+    private ApiException refuse(int status, String code, String message, int retryAfterSeconds) {
         metrics.counter("management.signed.rejections", "code", code).increment();
-        return new ApiException(status, code, message);
+        return new ApiException(status, code, message, retryAfterSeconds);
     }
 
     private static String abbreviate(String s) {
