@@ -225,3 +225,14 @@ export declare function hookMiddleware(
   verifier: HookVerifier,
   options?: ReceiverOptions,
 ): (req: IncomingMessage & { hook?: ReceivedHook; rawBody?: Buffer; body?: unknown }, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/**
+ * Verifies a management-request signature as the platform does (strict Base64, RSA length, strict DER for ECDSA).
+ * False for a well-formed signature that does not match; throws SIGNATURE_MALFORMED or CERT_KEY_UNSUPPORTED.
+ */
+export declare function verifyManagementSignature(
+  algorithm: 'SHA1withRSA' | 'SHA1withECDSA' | 'SHA256withRSA' | 'SHA256withECDSA',
+  publicKey: KeyObject | X509Certificate | string,
+  data: Uint8Array | string,
+  signature: string,
+): boolean;

@@ -12,5 +12,6 @@ export {
   formatTimestamp, parseTimestamp, HOOK_TOLERANCE_SECONDS, MANAGEMENT_TOLERANCE_SECONDS,
 } from './timestamp.js';
 export { RequestSigner, signManagementBody } from './signer.js';
+export { verifyManagementSignature } from './signature.js';
 export { PlatformClient, PlatformError, MessageType } from './client.js';
 export { createHookHandler, hookMiddleware } from './middleware.js';
