@@ -16,7 +16,9 @@ export const CERT_URL = `https://${HOOK_HOST}/platform/hooks/certificate/`;
 // Made once and shared by the test processes (node --test runs files in parallel): the directory's name is the hash of
 // this file, so a change here makes a new one. Tests take times from T0, the moment the certificates were made.
 const self = readFileSync(fileURLToPath(import.meta.url));
-const finalDir = join(tmpdir(), `convplatform-kit-pki-${crypto.createHash('sha256').update(self).digest('hex').slice(0, 16)}`);
+// A new set each week keeps the 30-day certificates valid for the tests that run on the real clock.
+const week = Math.floor(Date.now() / (7 * 86_400_000));
+const finalDir = join(tmpdir(), `convplatform-kit-pki-${crypto.createHash('sha256').update(self).digest('hex').slice(0, 16)}-${week}`);
 const ready = existsSync(join(finalDir, 'done'));
 let dir = ready ? finalDir : mkdtempSync(join(tmpdir(), 'kit-pki-tmp-'));
 
