@@ -88,7 +88,7 @@ export class PlatformClient {
    * @param {string} clientId
    * @returns {Promise<{access_token: string, token_type: string, expires_in: number, client_id: string}>}
    */
-  issueToken(clientId) {
+  async issueToken(clientId) {
     if (typeof clientId !== 'string' || clientId === '') throw new TypeError('clientId is required');
     return this.#signed(TOKEN_PATH, { client_id: clientId });
   }
@@ -97,7 +97,7 @@ export class PlatformClient {
    * Lists the account's clients (spec 4.2).
    * @returns {Promise<{clients: {client_id: string, name: string, created_at: string}[]}>}
    */
-  listClients() {
+  async listClients() {
     return this.#signed(CLIENTS_PATH, {});
   }
 

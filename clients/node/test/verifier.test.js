@@ -410,3 +410,20 @@ describe('options', () => {
     await s.verifier.verify(hook(s));
   });
 });
+
+describe('system roots', () => {
+  test('by default the system roots are the anchors: a chain to the test root is untrusted', async () => {
+    const s = setup({ trustAnchors: undefined, useSystemRoots: true });
+    await rejectsWith(s.verifier.verify(hook(s)), 'CERT_UNTRUSTED');
+  });
+
+  test('extra anchors are added to the system roots', async () => {
+    const s = setup({ useSystemRoots: true });
+    await s.verifier.verify(hook(s));
+  });
+
+  test('no anchors at all is a configuration error', async () => {
+    const { HookVerifier } = await import('../src/index.js');
+    assert.throws(() => new HookVerifier({ platformDomains: 'platform.test', useSystemRoots: false }), /No trust anchors/);
+  });
+});
