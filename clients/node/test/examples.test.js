@@ -95,3 +95,79 @@ describe('examples/receiver.mjs', () => {
     assert.equal((await res.json()).error_code, 'TIMESTAMP_OUT_OF_WINDOW');
   });
 });
+
+describe('examples/express-receiver.mjs', () => {
+  let certServer;
+  let receiver;
+  let url;
+  before(async () => {
+    certServer = await certificateServer({
+      '/platform/hooks/certificate/': (req, res) => res.writeHead(200).end(certDocument('leaf', 'inter')),
+    });
+    const trustFile = join(dir, 'trust-express.pem');
+    writeFileSync(trustFile, pem('root'));
+    receiver = await start('express-receiver.mjs', {
+      PORT: '0', PLATFORM_DOMAIN, TRUST: trustFile, RESOLVE: `${HOOK_HOST}=127.0.0.1:${certServer.port}`,
+    });
+    url = /http:\/\/\S+\/hooks/.exec(receiver.line)[0];
+  });
+  after(async () => {
+    receiver?.child.kill();
+    await certServer?.close();
+  });
+
+  test('200 for a good hook, 400 with the code for a bad one', async () => {
+    const body = hookBody(formatTimestamp(Date.now()));
+    const headers = { 'Content-Type': 'application/json', signature: signHook('leaf', body), 'signature-certificate-url': CERT_URL };
+    const good = await fetch(url, { method: 'POST', body, headers });
+    assert.equal(good.status, 200);
+    assert.deepEqual(await good.json(), { received: true });
+    const bad = await fetch(url, { method: 'POST', body: Buffer.concat([body, Buffer.from('\n')]), headers });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error_code, 'SIGNATURE_MISMATCH');
+  });
+});
+
+describe('examples/signer.mjs', () => {
+  test('lists the clients and prints the token, signed with the key file', async () => {
+    const http = await import('node:http');
+    const crypto = await import('node:crypto');
+    const keys = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const keyFile = join(dir, 'client.key');
+    writeFileSync(keyFile, keys.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const seen = [];
+    const server = http.createServer((req, res) => {
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const ok = crypto.verify('sha1', body, keys.publicKey, Buffer.from(req.headers.signature, 'base64'));
+        seen.push({ url: req.url, ok, uuid: req.headers.signaturecertuuid, fields: JSON.parse(body) });
+        res.setHeader('Content-Type', 'application/json');
+        if (!ok) {
+          res.writeHead(400).end('{"error_code":"SIGNATURE_MISMATCH","error_message":"no"}');
+        } else if (req.url.endsWith('/clients/')) {
+          res.end('{"clients":[{"client_id":"c-9","name":"n","created_at":"2026-01-01T00:00:00Z"}]}');
+        } else {
+          res.end(JSON.stringify({ access_token: 'jwt', token_type: 'Bearer', expires_in: 3600, client_id: JSON.parse(body).client_id }));
+        }
+      });
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const child = spawn(process.execPath, [join(EXAMPLES, 'signer.mjs')], {
+        env: { ...process.env, MANAGEMENT_URL: `http://127.0.0.1:${server.address().port}`, FQDN: 'client.example.com', KEY: keyFile, CERT_UUID: 'uuid-7' },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => { out += d; });
+      const [exitCode] = await once(child, 'exit');
+      assert.equal(exitCode, 0);
+      assert.deepEqual(JSON.parse(out), { access_token: 'jwt', token_type: 'Bearer', expires_in: 3600, client_id: 'c-9' });
+      assert.deepEqual(seen.map((s) => [s.url, s.ok, s.uuid]), [
+        ['/platform/management/clients/', true, 'uuid-7'], ['/platform/management/token/issue/', true, 'uuid-7']]);
+      assert.equal(seen[1].fields.fqdn, 'client.example.com');
+    } finally {
+      server.close();
+    }
+  });
+});
