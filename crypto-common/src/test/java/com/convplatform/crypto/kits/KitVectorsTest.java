@@ -7,17 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import java.net.URI;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -28,9 +24,6 @@ import org.junit.jupiter.api.TestFactory;
 
 import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
-import com.convplatform.crypto.chain.TrustAnchors;
-import com.convplatform.crypto.fetch.CertificateFetcher;
-import com.convplatform.crypto.fetch.HostOverrides;
 import com.convplatform.crypto.hook.HookHeaders;
 import com.convplatform.crypto.hook.HookVerifier;
 import com.convplatform.crypto.management.ManagementRequestSigner;
@@ -38,10 +31,7 @@ import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.crypto.sig.SignatureAlgorithm;
 import com.convplatform.crypto.sig.Signatures;
-import com.convplatform.crypto.testing.HttpsTestServer;
-import com.convplatform.crypto.testing.MutableClock;
 import com.convplatform.crypto.testing.TestPki;
-import com.convplatform.crypto.url.CertificateUrl;
 import com.convplatform.crypto.url.CertificateUrlRule;
 import com.convplatform.crypto.url.HookCertUrlRule;
 import com.convplatform.crypto.url.ManagementCertUrlRule;
@@ -56,9 +46,6 @@ import com.fasterxml.jackson.databind.JsonNode;
  * {@link ManagementRequestSigner}.
  */
 class KitVectorsTest {
-    /** Platform hosts the local server always answers for, so no case ever reaches DNS. */
-    static final List<String> PLATFORM_HOSTS = List.of("hooks.platform.test", "hooks.staging-platform.test");
-
     /**
      * Codes no recorded hook can give: the two certificate headers and registered certificates are management
      * request matters, and CERT_FETCH_BUSY needs concurrent downloads from one host.
@@ -87,66 +74,17 @@ class KitVectorsTest {
     }
 
     void runHookCase(JsonNode c) throws Exception {
-        HookCertUrlRule rule = new HookCertUrlRule(domains());
-        Set<String> hosts = new LinkedHashSet<>(PLATFORM_HOSTS);
-        Set<String> paths = new LinkedHashSet<>();
-        for (JsonNode part : c.get("prime").isNull() ? List.of(c) : List.of(c.get("prime"), c)) {
-            part.get("served").fieldNames().forEachRemaining(url -> {
-                URI u = URI.create(url);
-                hosts.add(u.getHost());
-                paths.add(u.getRawPath());
-            });
-            try {
-                CertificateUrl url = rule.check(KitVectors.stringOrNull(part.get("headers")
-                        .get(HookHeaders.CERTIFICATE_URL)));
-                hosts.add(url.host());
-                paths.add(url.path());
-            } catch (VerificationException refusedBeforeAnyDownload) {
-                // nothing to serve
-            }
-        }
-        try (HttpsTestServer server = HttpsTestServer.start(tls, hosts.toArray(String[]::new))) {
-            MutableClock clock = new MutableClock(Instant.parse(c.get("now").asText()));
-            HookVerifier verifier = verifier(server, hosts, clock);
+        try (VectorPlatform platform = VectorPlatform.forCase(tls, hooks, c)) {
             JsonNode prime = c.get("prime");
             if (!prime.isNull()) {
-                serve(server, prime.get("served"), paths);
-                clock.set(Instant.parse(prime.has("now") ? prime.get("now").asText() : c.get("now").asText()));
-                String primed = outcome(verifier, prime);
-                assertEquals("OK", primed, "the prime hook must verify");
-                clock.set(Instant.parse(c.get("now").asText()));
+                platform.serve(prime.get("served"));
+                platform.clock.set(Instant.parse(prime.has("now") ? prime.get("now").asText() : c.get("now").asText()));
+                assertEquals("OK", outcome(platform.verifier, prime), "the prime hook must verify");
+                platform.clock.set(Instant.parse(c.get("now").asText()));
             }
-            serve(server, c.get("served"), paths);
-            String outcome = outcome(verifier, c);
-            assertEquals(c.get("expected").asText(), outcome, c.get("description").asText());
-            int fetches = paths.stream().mapToInt(server::hits).sum();
-            assertEquals(c.get("fetches").asInt(), fetches, "downloads");
-        }
-    }
-
-    HookVerifier verifier(HttpsTestServer server, Set<String> hosts, MutableClock clock) {
-        CertificateFetcher fetcher = new CertificateFetcher(tls.clientContext(), Duration.ofSeconds(2),
-                Duration.ofSeconds(5), CertificateFetcher.DEFAULT_MAX_BYTES,
-                HostOverrides.parse(server.overrides(hosts.toArray(String[]::new))));
-        return HookVerifier.builder().platformDomains(domains())
-                .trustAnchors(TrustAnchors.of(KitVectors.anchors(hooks.get("anchors"))))
-                .tolerance(Duration.ofSeconds(hooks.get("tolerance_seconds").asLong()))
-                .refetchAfter(Duration.ofSeconds(hooks.get("refetch_after_seconds").asLong()))
-                .fetcher(fetcher).clock(clock).build();
-    }
-
-    /** Answers each served URL's path with its file, and every other path seen in the case with 404. */
-    static void serve(HttpsTestServer server, JsonNode served, Set<String> paths) {
-        Map<String, byte[]> answers = new HashMap<>();
-        served.properties().forEach(e -> answers.put(URI.create(e.getKey()).getRawPath(),
-                KitVectors.bytes(e.getValue().asText())));
-        for (String path : paths) {
-            byte[] body = answers.get(path);
-            if (body != null) {
-                server.serve(path, "application/json", body);
-            } else {
-                server.respond(path, new HttpsTestServer.Response(404, "text/plain", "not found".getBytes(), Map.of()));
-            }
+            platform.serve(c.get("served"));
+            assertEquals(c.get("expected").asText(), outcome(platform.verifier, c), c.get("description").asText());
+            assertEquals(c.get("fetches").asInt(), platform.downloads(), "downloads");
         }
     }
 
@@ -166,12 +104,6 @@ class KitVectorsTest {
         }
     }
 
-    static List<String> domains() {
-        List<String> out = new ArrayList<>();
-        hooks.get("platform_domains").forEach(d -> out.add(d.asText()));
-        return out;
-    }
-
     /** The kits' byte-flip test, here too: any change to the good hook's body or signature fails. */
     @Test
     void flippingAnyByteOfTheGoodBodyOrSignatureFails() throws Exception {
@@ -179,11 +111,9 @@ class KitVectorsTest {
         byte[] body = KitVectors.base64(good.get("body_b64"));
         String signature = good.get("headers").get(HookHeaders.SIGNATURE).asText();
         String url = good.get("headers").get(HookHeaders.CERTIFICATE_URL).asText();
-        Set<String> hosts = new LinkedHashSet<>(PLATFORM_HOSTS);
-        Set<String> paths = Set.of(HookCertUrlRule.PATH);
-        try (HttpsTestServer server = HttpsTestServer.start(tls, hosts.toArray(String[]::new))) {
-            serve(server, good.get("served"), paths);
-            HookVerifier verifier = verifier(server, hosts, new MutableClock(Instant.parse(good.get("now").asText())));
+        try (VectorPlatform platform = VectorPlatform.forCase(tls, hooks, good)) {
+            platform.serve(good.get("served"));
+            HookVerifier verifier = platform.verifier;
             assertEquals(url, verifier.verify(signature, url, body).certificateUrl());
             for (int i = 0; i < body.length; i++) {
                 byte[] flipped = body.clone();
@@ -199,7 +129,7 @@ class KitVectorsTest {
                 assertEquals(FailureCode.SIGNATURE_MISMATCH, refusal(verifier, other, url, body),
                         "signature byte " + i);
             }
-            assertEquals(1, server.hits(HookCertUrlRule.PATH), "a fresh certificate is not downloaded again");
+            assertEquals(1, platform.downloads(), "a fresh certificate is not downloaded again");
         }
     }
 
