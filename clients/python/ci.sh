@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the Python kit's tests in a virtual environment of their own: installs the package with its test, Flask and
-# FastAPI extras, runs pytest, then runs the two examples against each other (a signed request and a verified hook).
-#   clients/python/ci.sh            (from anywhere; VENV=dir to reuse one)
+# Runs the Python kit's tests in a virtual environment of their own: installs the package (editable) with its test,
+# Flask and FastAPI extras, then runs pytest.
+#   clients/python/ci.sh                  from anywhere; VENV=dir to choose or reuse the environment
+#   clients/python/ci.sh --install-only   only prepare the environment (the journey uses it)
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV="${VENV:-${TMPDIR:-/tmp}/convplatform-python-venv}"
@@ -16,4 +17,5 @@ if ! "$VENV/bin/pip" install -q --retries 1 --timeout 30 -e "$extras" 2>"$VENV/p
   echo "== the flask/fastapi extras could not be installed (see $VENV/pip.log); their tests will be skipped" >&2
   "$VENV/bin/pip" install -q --retries 1 --timeout 30 -e '.[test]' || "$VENV/bin/pip" install -q --no-deps -e .
 fi
+[ "${1:-}" = --install-only ] && exit 0
 "$VENV/bin/python" -m pytest -q tests
