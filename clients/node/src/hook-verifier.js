@@ -37,7 +37,9 @@ function systemRootAnchors() {
 }
 
 function asBytes(body) {
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (typeof body === 'string') {
+    throw new TypeError('The body must be the raw bytes as received, not a string: decoding and encoding again can change them');
+  }
   if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   throw new TypeError('The body must be the raw bytes as received (Buffer, Uint8Array or ArrayBuffer)');
@@ -171,7 +173,7 @@ export class HookVerifier {
     }
     let doc;
     try {
-      doc = asBytes(bytes);
+      doc = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : asBytes(bytes);
     } catch (e) {
       throw fail(C.CERT_FETCH_FAILED, `Downloading ${url.url} gave no bytes`, e);
     }

@@ -198,6 +198,26 @@ describe('every failure code', () => {
     });
   }
 
+  test('CERT_CHAIN_INVALID: a certificate whose signature was altered', async () => {
+    const { pem } = await import('./helpers/pki.js');
+    const der = Buffer.from(pem('leaf').replace(/-----[A-Z ]+-----|\s/g, ''), 'base64');
+    der[der.length - 1] ^= 0x01; // the last byte of the signature value
+    const leaf = `-----BEGIN CERTIFICATE-----\n${der.toString('base64')}\n-----END CERTIFICATE-----\n`;
+    const s = setup({ served: { [CERT_URL]: Buffer.from(JSON.stringify({ certificate: leaf + pem('inter') })) } });
+    await rejectsWith(s.verifier.verify(hook(s)), 'CERT_CHAIN_INVALID');
+  });
+
+  test('CERT_CHAIN_INVALID: an intermediate altered in its signed part', async () => {
+    const { pem } = await import('./helpers/pki.js');
+    const der = Buffer.from(pem('inter').replace(/-----[A-Z ]+-----|\s/g, ''), 'base64');
+    const serial = der.indexOf(Buffer.from([0x02, 0x02, 0x03, 0xe9])); // serialNumber 1001, inside the signed part
+    assert.ok(serial > 0 && serial < 20);
+    der[serial + 3] ^= 0x01;
+    const inter = `-----BEGIN CERTIFICATE-----\n${der.toString('base64')}\n-----END CERTIFICATE-----\n`;
+    const s = setup({ served: { [CERT_URL]: Buffer.from(JSON.stringify({ certificate: pem('leaf') + inter })) } });
+    await rejectsWith(s.verifier.verify(hook(s)), 'CERT_CHAIN_INVALID');
+  });
+
   test('CERT_KEY_UNSUPPORTED: an EC signing certificate', async () => {
     const s = setup({ served: { [CERT_URL]: certDocument('ec', 'inter') } });
     await rejectsWith(s.verifier.verify(hook(s)), 'CERT_KEY_UNSUPPORTED');
@@ -403,6 +423,7 @@ describe('options', () => {
     const s = setup();
     const h = hook(s);
     await assert.rejects(s.verifier.verify({ ...h, body: JSON.parse(h.body.toString()) }), TypeError);
+    await assert.rejects(s.verifier.verify({ ...h, body: h.body.toString() }), /not a string/);
   });
 
   test('several platform domains: production and staging', async () => {
