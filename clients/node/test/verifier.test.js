@@ -190,6 +190,12 @@ describe('every failure code', () => {
     'a path longer than pathlen allows': ['deep', 'inter2', 'inter'],
     'an issuer without keyCertSign': ['undernocertsign', 'nocertsign'],
     'a name outside the name constraints': ['underconstrained', 'constrained'],
+    'a name in an excluded subtree': ['underexcluding', 'excluding'],
+    'a wildcard that can match an excluded name': ['wildunderexcluding', 'excluding'],
+    'an IP address outside the permitted subtree': ['underipconstrained', 'ipconstrained'],
+    'an IP address in an excluded subtree': ['underipexcluding', 'ipexcluding'],
+    'an e-mail name under an e-mail constraint, which the kit does not evaluate': ['underemailconstrained', 'emailconstrained'],
+    'a CA key of 1024 bits': ['underweakca', 'weakca'],
   };
   for (const [name, chain] of Object.entries(invalid)) {
     test(`CERT_CHAIN_INVALID: ${name}`, async () => {
@@ -429,6 +435,42 @@ describe('options', () => {
   test('several platform domains: production and staging', async () => {
     const s = setup({ platformDomains: ['platform.example', 'platform.test'] });
     await s.verifier.verify(hook(s));
+  });
+});
+
+describe('trust anchors', () => {
+  const signedBy = (s, name) => {
+    const body = hookBody(formatTimestamp(s.now));
+    return { signature: signHook(name, body), certificateUrl: CERT_URL, body };
+  };
+
+  test('an e-mail constraint does not apply to a certificate without e-mail names', async () => {
+    const s = setup({ served: { [CERT_URL]: certDocument('underemailconstrainednomail', 'emailconstrained') } });
+    await s.verifier.verify(hook(s));
+  });
+
+  test('CERT_CHAIN_INVALID: an anchor that is not a CA', async () => {
+    const { pem } = await import('./helpers/pki.js');
+    const s = setup({ trustAnchors: pem('badroot'), served: { [CERT_URL]: certDocument('underbadroot') } });
+    await rejectsWith(s.verifier.verify(signedBy(s, 'underbadroot')), 'CERT_CHAIN_INVALID');
+  });
+
+  test('CERT_EXPIRED: the anchor itself has expired', async () => {
+    const { pem } = await import('./helpers/pki.js');
+    const s = setup({ trustAnchors: pem('shortroot'), served: { [CERT_URL]: certDocument('undershortroot') }, now: T0 + 2 * DAY });
+    await rejectsWith(s.verifier.verify(signedBy(s, 'undershortroot')), 'CERT_EXPIRED');
+  });
+
+  test('of two anchors with the same name, the one whose key verifies is used', async () => {
+    const { pem } = await import('./helpers/pki.js');
+    const s = setup({ trustAnchors: [pem('rootclone'), pem('root')] });
+    await s.verifier.verify(hook(s));
+  });
+
+  test('CERT_CHAIN_INVALID: an anchor with the issuer\'s name but another key', async () => {
+    const { pem } = await import('./helpers/pki.js');
+    const s = setup({ trustAnchors: pem('rootclone') });
+    await rejectsWith(s.verifier.verify(hook(s)), 'CERT_CHAIN_INVALID');
   });
 });
 

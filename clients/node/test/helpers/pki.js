@@ -106,6 +106,30 @@ cert('underallowing', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'a
 // An intermediate that expires a day from now, over a leaf that lives longer.
 cert('shortinter', { keyName: 'ca2', subject: '/CN=Kit Short Intermediate', issuer: 'root', days: 1, ext: CA });
 cert('undershortinter', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'shortinter', ext: LEAF() });
+// A CA with an RSA key of 1024 bits.
+cert('weakca', { keyName: 'rsa1024', keySpec: 'rsa:1024', subject: '/CN=Kit Weak CA', issuer: 'root', days: 3650, ext: CA });
+cert('underweakca', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'weakca', ext: LEAF() });
+// Excluded DNS subtrees, an IP subtree and an e-mail subtree.
+cert('excluding', { keyName: 'ca2', subject: '/CN=Kit Excluding', issuer: 'root', days: 3650,
+  ext: [...CA, `nameConstraints=critical,excluded;DNS:${HOOK_HOST}`] });
+cert('underexcluding', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'excluding', ext: LEAF() });
+cert('wildunderexcluding', { keyName: 'leaf', subject: '/CN=wildcard', issuer: 'excluding', ext: LEAF(`DNS:*.${PLATFORM_DOMAIN}`) });
+cert('ipconstrained', { keyName: 'ca2', subject: '/CN=Kit IP Constrained', issuer: 'root', days: 3650,
+  ext: [...CA, 'nameConstraints=critical,permitted;IP:10.0.0.0/255.0.0.0'] });
+cert('underipconstrained', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'ipconstrained', ext: LEAF(`DNS:${HOOK_HOST},IP:192.168.1.1`) });
+cert('ipexcluding', { keyName: 'ca2', subject: '/CN=Kit IP Excluding', issuer: 'root', days: 3650,
+  ext: [...CA, 'nameConstraints=critical,excluded;IP:192.168.0.0/255.255.0.0'] });
+cert('underipexcluding', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'ipexcluding', ext: LEAF(`DNS:${HOOK_HOST},IP:192.168.1.1`) });
+cert('emailconstrained', { keyName: 'ca2', subject: '/CN=Kit Mail Constrained', issuer: 'root', days: 3650,
+  ext: [...CA, 'nameConstraints=critical,permitted;email:example.org'] });
+cert('underemailconstrained', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'emailconstrained', ext: LEAF(`DNS:${HOOK_HOST},email:hooks@platform.test`) });
+cert('underemailconstrainednomail', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'emailconstrained', ext: LEAF() });
+// Roots with faults, used as the only anchor: not a CA; expiring in a day; a second root of the same name.
+cert('badroot', { keyName: 'ca2', subject: '/CN=Kit Bad Root', days: 3650, ext: ['basicConstraints=critical,CA:false', 'subjectKeyIdentifier=hash'] });
+cert('underbadroot', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'badroot', ext: LEAF() });
+cert('shortroot', { keyName: 'ca2', subject: '/CN=Kit Short Root', days: 1, ext: CA });
+cert('undershortroot', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'shortroot', ext: LEAF() });
+cert('rootclone', { keyName: 'ca2', subject: '/CN=Kit Test Root', days: 3650, ext: CA });
 // A TLS server certificate for the download tests.
 cert('server', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'root', ext: LEAF() });
 
