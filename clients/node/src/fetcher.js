@@ -116,9 +116,9 @@ export function httpsFetcher(options = {}) {
     const started = Date.now();
     const remaining = () => totalTimeoutMs - (Date.now() - started);
 
-    let target;
+    let targets;
     if (override) {
-      target = override;
+      targets = [override];
     } else {
       let addresses;
       try {
@@ -132,9 +132,24 @@ export function httpsFetcher(options = {}) {
       if (!allowPrivate && addresses.some((a) => !isPublicAddress(a.address))) {
         throw fail(C.CERT_FETCH_FAILED, `Downloading ${rawUrl} failed: ${host} resolves to an address that is not public`);
       }
-      target = { address: addresses[0].address, port: 443 };
+      // IPv4 first, then IPv6; each address is tried in turn until one connects, all within the one deadline.
+      targets = [...addresses].sort((a, b) => a.family - b.family).map((a) => ({ address: a.address, port: 443 }));
     }
+    let last;
+    for (const target of targets) {
+      try {
+        return await download(rawUrl, url, host, target, remaining);
+      } catch (e) {
+        if (!(e instanceof NotConnected)) throw e;
+        if (remaining() <= 0) throw e.error;
+        last = e.error;
+      }
+    }
+    throw last;
+  };
 
+  /** One GET to one address. A failure before the connection opened is a NotConnected, so the next address is tried. */
+  function download(rawUrl, url, host, target, remaining) {
     return new Promise((resolve, reject) => {
       let settled = false;
       const timers = [];
@@ -173,15 +188,22 @@ export function httpsFetcher(options = {}) {
       }
       timers.push(setTimeout(() => finish(fail(C.CERT_FETCH_FAILED,
         `Downloading ${rawUrl} timed out (limit ${totalTimeoutMs} ms)`)), left));
-      const connectTimer = setTimeout(() => finish(fail(C.CERT_FETCH_FAILED,
-        `Connecting to ${host} for ${rawUrl} timed out (limit ${connectTimeoutMs} ms)`)), Math.min(connectTimeoutMs, left));
+      let connected = false;
+      const connectTimer = setTimeout(() => finish(new NotConnected(fail(C.CERT_FETCH_FAILED,
+        `Connecting to ${host} for ${rawUrl} timed out (limit ${connectTimeoutMs} ms)`))), Math.min(connectTimeoutMs, left));
       timers.push(connectTimer);
       req.on('socket', (socket) => {
-        socket.once('connect', () => clearTimeout(connectTimer));
+        socket.once('connect', () => {
+          connected = true;
+          clearTimeout(connectTimer);
+        });
       });
       req.setTimeout(readTimeoutMs, () => finish(fail(C.CERT_FETCH_FAILED,
         `Downloading ${rawUrl} failed: the server sent nothing for ${readTimeoutMs} ms`)));
-      req.on('error', (e) => finish(fail(C.CERT_FETCH_FAILED, `Downloading ${rawUrl} failed: ${describe(e, host)}`)));
+      req.on('error', (e) => {
+        const error = fail(C.CERT_FETCH_FAILED, `Downloading ${rawUrl} failed: ${describe(e, host)}`);
+        finish(connected ? error : new NotConnected(error));
+      });
       req.on('response', (res) => {
         const status = res.statusCode;
         if (status >= 300 && status < 400) {
@@ -213,12 +235,20 @@ export function httpsFetcher(options = {}) {
       });
       req.end();
     });
-  };
+  }
   Object.defineProperty(fetcher, 'maxBytes', { value: maxBytes });
   return fetcher;
 }
 
 const TIMED_OUT = Symbol('timed out');
+
+/** A failure before the TCP connection opened: the caller may try the next address. */
+class NotConnected extends Error {
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+}
 
 function withDeadline(promise, ms) {
   let timer;
