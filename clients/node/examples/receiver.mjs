@@ -11,13 +11,16 @@ const verifier = new HookVerifier({
   trustAnchors: env.TRUST ? readFileSync(env.TRUST, 'utf8') : undefined,
   resolve: env.RESOLVE || undefined,
 });
-const record = (line) => env.OUT && appendFileSync(env.OUT, `${JSON.stringify(line)}\n`);
+const record = (line, note) => { // one line on stdout, and one JSON line in OUT
+  console.log(note ?? JSON.stringify(line));
+  if (env.OUT) appendFileSync(env.OUT, `${JSON.stringify(line)}\n`);
+};
 
 const handler = createHookHandler(verifier, (hook, req, res) => {
   const { message_id: messageId } = hook.json();
   record({ ok: true, message_id: messageId });
   res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"received":true}');
-}, { onRefused: (error) => record({ ok: false, code: error.code }) });
+}, { onRefused: (e) => record({ ok: false, code: e.code }, `refused (400) ${e.code}: ${e.message}`) });
 
 const server = http.createServer(handler).listen(Number(env.PORT ?? 8090), env.HOST ?? '127.0.0.1', () => {
   console.log(`receiving hooks on http://${env.HOST ?? '127.0.0.1'}:${server.address().port}/`);
