@@ -50,6 +50,7 @@ class JsonReader {
   number() {
     const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.s.slice(this.i, this.i + 1100));
     if (!m) throw this.error('Malformed number');
+    if (m[0].length > 1000) throw this.error('Number longer than 1000 characters');
     this.i += m[0].length;
     return Number(m[0]);
   }
