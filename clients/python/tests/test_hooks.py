@@ -435,3 +435,34 @@ def test_error_carries_code_and_plain_message() -> None:
     assert e.value.code == "CERT_URL_SCHEME"
     assert str(e.value) == f"CERT_URL_SCHEME: {e.value.message}"
     assert "https" in e.value.message
+
+
+def test_intermediates_without_key_usage_or_with_a_non_critical_ca_flag_are_accepted_as_the_platform_does() -> None:
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import NameOID
+
+    p = pki()
+    key = ec_key("lenient-ca")
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Lenient CA")])
+    lenient = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(p.root.subject).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(NOW - dt.timedelta(days=1)).not_valid_after(NOW + dt.timedelta(days=30))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(p.root_key.public_key()), False)
+        .sign(p.root_key, hashes.SHA256())
+    )
+    leaf = make_cert(HOST, rsa_key("leaf"), key, lenient, sans=[HOST])
+    v, _ = verifier(served={URL: document(leaf, lenient)})
+    v.verify(sign(hook_body()), URL, hook_body())
+
+
+def test_an_expired_trust_anchor_is_cert_expired() -> None:
+    key = ec_key("old-root")
+    old_root = make_cert("Old Root", key, key, ca=True, not_before=NOW - dt.timedelta(days=9),
+                         not_after=NOW - dt.timedelta(days=1))
+    leaf = make_cert(HOST, rsa_key("leaf"), key, old_root, sans=[HOST])
+    v = HookVerifier(DOMAIN, trust_anchors=[old_root], fetcher=Served({URL: document(leaf)}), clock=Clock())
+    assert code_of(v, sign(hook_body()), URL, hook_body()) == FailureCode.CERT_EXPIRED

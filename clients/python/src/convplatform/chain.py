@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import ssl
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -210,8 +211,20 @@ def _ca_key_usage(policy: Policy, cert: x509.Certificate, ku: x509.KeyUsage | No
         raise ValueError("a CA certificate's key usage does not allow certificate signing")
 
 
+def _ca_basic_constraints(policy: Policy, cert: x509.Certificate, bc: x509.BasicConstraints) -> None:
+    # RFC 5280 says critical; the platform's verifier, like most, accepts a CA flag that is not marked so.
+    if not bc.ca:
+        raise ValueError("an issuing certificate is not a CA (basicConstraints CA flag missing)")
+
+
 def _ca_policy() -> ExtensionPolicy:
-    return ExtensionPolicy.webpki_defaults_ca().may_be_present(x509.KeyUsage, Criticality.AGNOSTIC, _ca_key_usage)
+    """The Web PKI profile for CA certificates, with the two relaxations the platform's verifier also makes: key
+    usage may be absent, and basicConstraints need not be marked critical."""
+    return (
+        ExtensionPolicy.webpki_defaults_ca()
+        .may_be_present(x509.KeyUsage, Criticality.AGNOSTIC, _ca_key_usage)
+        .require_present(x509.BasicConstraints, Criticality.AGNOSTIC, _ca_basic_constraints)
+    )
 
 
 class _PathSearch:
@@ -372,7 +385,10 @@ def _anchors_from(paths: Iterable[str]) -> list[x509.Certificate]:
         try:
             with open(path, "rb") as f:
                 data = f.read()
-            certs = x509.load_pem_x509_certificates(data)
+            with warnings.catch_warnings():
+                # Some system roots predate RFC 5280's positive serial numbers; they are still the system's roots.
+                warnings.simplefilter("ignore")
+                certs = x509.load_pem_x509_certificates(data)
         except (OSError, ValueError):
             continue
         for c in certs:

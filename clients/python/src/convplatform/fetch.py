@@ -147,7 +147,13 @@ class HttpsFetcher:
         # Socket time-outs bound each read, not their sum: a server sending one byte at a time would never trip
         # them. Shutting the socket down at the deadline bounds the whole exchange.
         current: list[socket.socket] = [raw]
-        timer = threading.Timer(max(0.001, deadline - time.monotonic()), lambda: _close_quietly(current[0]))
+        fired = threading.Event()
+
+        def at_deadline() -> None:
+            fired.set()
+            _close_quietly(current[0])
+
+        timer = threading.Timer(max(0.001, deadline - time.monotonic()), at_deadline)
         timer.daemon = True
         timer.start()
         try:
@@ -183,6 +189,8 @@ class HttpsFetcher:
                 body += chunk
                 if len(body) > self.max_bytes:
                     raise self._too_large(url)
+            if fired.is_set():  # the socket was shut at the deadline: what was read is cut short
+                raise TimeoutError("deadline passed")
             return bytes(body)
         except VerificationError:
             raise
@@ -192,7 +200,7 @@ class HttpsFetcher:
                 "(the server must present a publicly trusted certificate for the host)"
             ) from None
         except (OSError, http.client.HTTPException, ValueError) as e:
-            if not timer.is_alive() or time.monotonic() >= deadline or isinstance(e, TimeoutError):
+            if fired.is_set() or time.monotonic() >= deadline or isinstance(e, TimeoutError):
                 raise _fetch_failed(
                     f"Downloading {url} timed out (limit {int(self.total_timeout * 1000)} ms)"
                 ) from None
