@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.chain.ValidatedChain;
@@ -126,6 +127,13 @@ public final class ChainCache {
     public void invalidate(String key) {
         synchronized (entries) {
             entries.remove(key);
+        }
+    }
+
+    /** Removes every entry whose key matches (an operator's purge). */
+    public void invalidateIf(Predicate<String> keys) {
+        synchronized (entries) {
+            entries.keySet().removeIf(keys);
         }
     }
 

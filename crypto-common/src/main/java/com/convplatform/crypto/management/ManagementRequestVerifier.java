@@ -1,16 +1,22 @@
 package com.convplatform.crypto.management;
 
+import static com.convplatform.crypto.FailureCode.CERT_FETCH_BUSY;
 import static com.convplatform.crypto.FailureCode.CERT_HEADERS;
 import static com.convplatform.crypto.FailureCode.CERT_UNKNOWN;
 import static com.convplatform.crypto.FailureCode.SIGNATURE_MISMATCH;
 
+import java.net.URI;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.VerifierBuilder;
@@ -37,6 +43,15 @@ public final class ManagementRequestVerifier {
     @FunctionalInterface
     public interface RegisteredCertificates {
         Optional<X509Certificate> find(String certificateUuid);
+    }
+
+    /**
+     * Asked before each chain download, with the account's FQDN: it may refuse the download (a per-account budget)
+     * with {@code CERT_FETCH_BUSY}. The default lets every download through.
+     */
+    @FunctionalInterface
+    public interface DownloadGate {
+        void beforeDownload(String fqdn, CertificateUrl url) throws VerificationException;
     }
 
     /**
@@ -76,6 +91,13 @@ public final class ManagementRequestVerifier {
     private final TimestampWindow window;
     private final CryptoProviders providers;
     private final Duration refetchAfter;
+    private final DownloadGate gate;
+    private final Duration failureMemory;
+    /** Chain URLs whose download or validation failed lately, with the failure and until when it is repeated. */
+    private final Map<String, Remembered> failures;
+
+    private record Remembered(VerificationException failure, Instant until) {
+    }
 
     private ManagementRequestVerifier(Builder b) {
         this.validator = new ChainValidator(b.trustAnchors());
@@ -85,6 +107,17 @@ public final class ManagementRequestVerifier {
         this.window = new TimestampWindow(b.tolerance(), b.clock());
         this.providers = b.providers();
         this.refetchAfter = b.refetchAfter();
+        this.gate = b.gate;
+        this.failureMemory = b.failureMemory;
+        int most = b.cacheSize();
+        this.failures = new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Remembered> eldest) {
+                return size() > most;
+            }
+        };
     }
 
     public static Builder builder() {
@@ -131,7 +164,7 @@ public final class ManagementRequestVerifier {
                 cache.invalidate(key);
             }
         }
-        ChainCache.Entry entry = cache.getValid(key, loader);
+        ChainCache.Entry entry = hasUrl ? chainFromUrl(key, loader) : cache.getValid(key, loader);
 
         // Step 3: the signature over the exact bytes received.
         byte[] signature = Signatures.decodeBase64(request.signature());
@@ -164,7 +197,56 @@ public final class ManagementRequestVerifier {
         return new Verified(entry.chain(), key, algorithm, ts);
     }
 
+    /**
+     * The chain behind a URL, through the cache; a failed download or validation is answered again, without a new
+     * download, for the failure memory's time: requests naming a failing URL cost the customer's server one download,
+     * not one each. A busy refusal is not remembered (it says nothing about the URL).
+     */
+    private ChainCache.Entry chainFromUrl(String key, ChainCache.Loader loader) throws VerificationException {
+        if (failureMemory.isZero()) {
+            return cache.getValid(key, loader);
+        }
+        Instant now = clock.instant();
+        Remembered remembered;
+        synchronized (failures) {
+            remembered = failures.get(key);
+        }
+        if (remembered != null && now.isBefore(remembered.until())) {
+            VerificationException f = remembered.failure();
+            throw new VerificationException(f.code(), f.getMessage() + " (this result is kept for up to "
+                    + failureMemory.toSeconds() + " s after the download; send the request again after that)", f);
+        }
+        try {
+            return cache.getValid(key, loader);
+        } catch (VerificationException failed) {
+            if (failed.code() != CERT_FETCH_BUSY) {
+                synchronized (failures) {
+                    failures.put(key, new Remembered(failed, now.plus(failureMemory)));
+                }
+            }
+            throw failed;
+        }
+    }
+
+    /**
+     * Drops the cached chains and remembered failures of one account (by its FQDN), or of all accounts when
+     * {@code fqdn} is null: the next request of each downloads its chain again.
+     */
+    public void purge(String fqdn) {
+        Predicate<String> keys = fqdn == null ? k -> true : k -> ofAccount(k, fqdn);
+        cache.invalidateIf(keys);
+        synchronized (failures) {
+            failures.keySet().removeIf(keys);
+        }
+    }
+
+    private static boolean ofAccount(String key, String fqdn) {
+        String host = key.startsWith("uuid:") ? key.substring(5, key.indexOf('/')) : URI.create(key).getHost();
+        return host != null && host.equalsIgnoreCase(fqdn);
+    }
+
     private ValidatedChain loadChain(CertificateUrl url, String fqdn) throws VerificationException {
+        gate.beforeDownload(fqdn.toLowerCase(Locale.ROOT), url);
         byte[] pem = fetcher.fetch(url);
         List<X509Certificate> chain = Pem.parseCertificates(pem, fetcher.maxBytes());
         ValidatedChain validated = validator.validate(chain, fqdn, clock.instant());
@@ -178,8 +260,27 @@ public final class ManagementRequestVerifier {
 
     /** Builder; trust anchors and the fetcher are required. Defaults: 150 s window, 1000 cached chains. */
     public static final class Builder extends VerifierBuilder<Builder> {
+        private DownloadGate gate = (fqdn, url) -> {
+        };
+        private Duration failureMemory = Duration.ZERO;
+
         private Builder() {
             super(TimestampWindow.MANAGEMENT, 1000);
+        }
+
+        /** Asked before each chain download (default: every download goes ahead). */
+        public Builder downloadGate(DownloadGate gate) {
+            this.gate = Objects.requireNonNull(gate, "gate");
+            return this;
+        }
+
+        /** How long a failed chain URL is answered with its failure without a new download (default: not at all). */
+        public Builder failureMemory(Duration memory) {
+            if (memory.isNegative()) {
+                throw new IllegalArgumentException("failureMemory must not be negative");
+            }
+            this.failureMemory = memory;
+            return this;
         }
 
         public ManagementRequestVerifier build() {

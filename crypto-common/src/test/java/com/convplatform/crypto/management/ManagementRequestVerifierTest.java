@@ -2,6 +2,7 @@ package com.convplatform.crypto.management;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -9,8 +10,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,6 +28,7 @@ import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.SignatureAlgorithm;
 import com.convplatform.crypto.testing.HttpsTestServer;
+import com.convplatform.crypto.testing.MutableClock;
 import com.convplatform.crypto.testing.TestPki;
 import com.convplatform.crypto.time.TimestampWindow;
 
@@ -80,6 +84,65 @@ class ManagementRequestVerifierTest {
                 "https://client.example.com/client.api/ec.pem", null), uuid -> Optional.empty());
         assertEquals(SignatureAlgorithm.SHA1_WITH_ECDSA, ec.algorithm());
         assertEquals(1, server.hits("/client.api/rsa.pem"));
+    }
+
+    @Test
+    void aFailedChainUrlIsAnsweredFromMemoryUntilItsTimeIsUpAndAPurgeForgetsIt() throws Exception {
+        MutableClock clock = new MutableClock(Instant.now());
+        List<String> gated = new ArrayList<>();
+        CertificateFetcher fetcher = new CertificateFetcher(pki.clientContext(), Duration.ofSeconds(2),
+                Duration.ofSeconds(5), 65536, HostOverrides.parse(List.of(server.override(FQDN))));
+        ManagementRequestVerifier v = ManagementRequestVerifier.builder().trustAnchors(pki.anchors()).fetcher(fetcher)
+                .clock(clock).failureMemory(Duration.ofSeconds(15))
+                .downloadGate((fqdn, url) -> gated.add(fqdn + " " + url)).build();
+        String ts = TimestampWindow.now(clock);
+        byte[] b = body(ts);
+        String sig = new ManagementRequestSigner(ecLeaf.key().getPrivate()).sign(b);
+        String missing = "https://client.example.com/client.api/not-there.pem";
+        var request = new ManagementRequestVerifier.Request(b, FQDN, ts, sig, missing, null);
+        var first = assertThrows(VerificationException.class, () -> v.verify(request, uuid -> Optional.empty()));
+        assertEquals(FailureCode.CERT_FETCH_FAILED, first.code());
+        var remembered = assertThrows(VerificationException.class, () -> v.verify(request, uuid -> Optional.empty()));
+        assertEquals(FailureCode.CERT_FETCH_FAILED, remembered.code());
+        assertTrue(remembered.getMessage().contains("kept for up to 15 s"), remembered.getMessage());
+        assertEquals(1, server.hits("/client.api/not-there.pem"));
+        assertEquals(List.of(FQDN + " " + missing), gated, "the gate is asked once per download, with the fqdn");
+
+        clock.advance(Duration.ofSeconds(16));
+        assertThrows(VerificationException.class, () -> v.verify(request, uuid -> Optional.empty()));
+        assertEquals(2, server.hits("/client.api/not-there.pem"), "after its time, the URL is downloaded again");
+        v.purge("CLIENT.example.com");
+        assertThrows(VerificationException.class, () -> v.verify(request, uuid -> Optional.empty()));
+        assertEquals(3, server.hits("/client.api/not-there.pem"), "a purge forgets the failure");
+        v.purge("other.example.com");
+        assertThrows(VerificationException.class, () -> v.verify(request, uuid -> Optional.empty()));
+        assertEquals(3, server.hits("/client.api/not-there.pem"), "another account's purge does not");
+    }
+
+    @Test
+    void aDownloadTheGateRefusesIsNotMadeAndNotRemembered() throws Exception {
+        Clock clock = Clock.systemUTC();
+        CertificateFetcher fetcher = new CertificateFetcher(pki.clientContext(), Duration.ofSeconds(2),
+                Duration.ofSeconds(5), 65536, HostOverrides.parse(List.of(server.override(FQDN))));
+        AtomicBoolean open = new AtomicBoolean(false);
+        ManagementRequestVerifier v = ManagementRequestVerifier.builder().trustAnchors(pki.anchors()).fetcher(fetcher)
+                .clock(clock).failureMemory(Duration.ofSeconds(15)).downloadGate((fqdn, url) -> {
+                    if (!open.get()) {
+                        throw new VerificationException(FailureCode.CERT_FETCH_BUSY, "over budget");
+                    }
+                }).build();
+        String ts = TimestampWindow.now(clock);
+        byte[] b = body(ts);
+        var request = new ManagementRequestVerifier.Request(b, FQDN, ts,
+                new ManagementRequestSigner(ecLeaf.key().getPrivate()).sign(b),
+                "https://client.example.com/client.api/gated/../ec.pem", null);
+        int before = server.hits("/client.api/ec.pem");
+        var busy = assertThrows(VerificationException.class, () -> v.verify(request, uuid -> Optional.empty()));
+        assertEquals(FailureCode.CERT_FETCH_BUSY, busy.code());
+        assertEquals(before, server.hits("/client.api/ec.pem"));
+        open.set(true);
+        v.verify(request, uuid -> Optional.empty()); // not answered from memory: a busy refusal says nothing of the URL
+        assertEquals(before + 1, server.hits("/client.api/ec.pem"));
     }
 
     @Test
