@@ -472,13 +472,13 @@ def main() -> None:
     write_json("hooks.json", {"platform_domains": PLATFORM_DOMAINS, "anchors": ["pki/root.pem"],
                               "tolerance_seconds": TOLERANCE, "refetch_after_seconds": 30, "cases": cases})
 
-    signed_requests(root_key)
+    signed_requests()
     cert_urls()
     print(f"hooks.json: {len(cases)} cases")
 
 
 # ------------------------------------------------------------------------------------------------ signed requests
-def signed_requests(_: Any) -> None:
+def signed_requests() -> None:
     rsa_client, ec_client, other_rsa = rsa_key(), ec_key(), rsa_key()
     write("pki/client-rsa.key.pem", key_pem(rsa_client))
     write("pki/client-ec.key.pem", key_pem(ec_client))
