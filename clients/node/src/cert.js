@@ -35,10 +35,46 @@ function generalName(buf, tlv) {
     if (tlv.tag & 0x20) throw new DerError('a string name must be primitive');
     return { type, value: bytesOf(buf, tlv).toString('latin1'), ascii: isIa5(bytesOf(buf, tlv)) };
   }
-  if (type === 7) {
-    return { type, bytes: Buffer.from(bytesOf(buf, tlv)) };
+  if (type === 4) {
+    const inner = Buffer.from(bytesOf(buf, tlv));
+    return { type, bytes: inner, name: parseName(inner) };
   }
   return { type, bytes: Buffer.from(bytesOf(buf, tlv)) };
+}
+
+const EMAIL_ADDRESS = '1.2.840.113549.1.9.1';
+
+function decodeString(buf, tlv) {
+  const b = bytesOf(buf, tlv);
+  switch (tlv.tag) {
+    case 0x0c: return b.toString('utf8');
+    case 0x12: case 0x13: case 0x14: case 0x16: case 0x1a: return b.toString('latin1');
+    case 0x1e: return Buffer.from(b).swap16().toString('utf16le');
+    case 0x1c: return String.fromCodePoint(...Array.from({ length: b.length / 4 }, (_, i) => b.readUInt32BE(i * 4)));
+    default: return `#${wholeOf(buf, tlv).toString('hex')}`;
+  }
+}
+
+/**
+ * A distinguished name as relative distinguished names, each a sorted list of `type=value` strings with the value
+ * compared as RFC 5280 7.1 asks in practice: case-folded, trimmed, inner white space collapsed.
+ * @returns {{rdns: string[][], emails: string[]}}
+ */
+export function parseName(buf, tlv = readTlv(buf, 0)) {
+  const rdns = [];
+  const emails = [];
+  for (const rdn of children(buf, expectTag(tlv, 0x30, 'Name'))) {
+    const atvs = children(buf, expectTag(rdn, 0x31, 'RelativeDistinguishedName')).map((atv) => {
+      const [type, value, ...rest] = children(buf, expectTag(atv, 0x30, 'AttributeTypeAndValue'));
+      if (!value || rest.length) throw new DerError('AttributeTypeAndValue');
+      const oid = oidOf(buf, type);
+      const text = decodeString(buf, value);
+      if (oid === EMAIL_ADDRESS) emails.push(text);
+      return `${oid}=${text.trim().replace(/\s+/g, ' ').toLowerCase()}`;
+    });
+    rdns.push(atvs.sort());
+  }
+  return { rdns, emails };
 }
 
 function isIa5(b) {
@@ -163,6 +199,7 @@ export function parseCertificate(der, which = 'The certificate') {
     const subject = expectTag(f[i++], 0x30, 'subject');
     cert.subjectDer = Buffer.from(wholeOf(der, subject));
     cert.subjectEmpty = subject.end === subject.start;
+    cert.subjectName = parseName(der, subject);
     expectTag(f[i++], 0x30, 'subjectPublicKeyInfo');
     while (f[i] && (f[i].tag === 0x81 || f[i].tag === 0xa1 || f[i].tag === 0x82 || f[i].tag === 0xa2)) i++;
     if (f[i]) {
@@ -194,7 +231,7 @@ export function parseCertificate(der, which = 'The certificate') {
   cert.publicKey = x509.publicKey;
   cert.weakSignature = WEAK_SIGNATURE_ALGORITHMS.has(cert.signatureAlgorithm);
   cert.isCa = cert.basicConstraints !== null && cert.basicConstraints.ca;
-  cert.subjectName = shortName(x509.subject);
+  cert.subjectText = shortName(x509.subject);
   cert.selfIssued = namesEqual(cert.subjectDer, cert.issuerDer, x509.subject, x509.issuer);
   return Object.freeze(cert);
 }

@@ -10,8 +10,8 @@
  * 100 search steps), each candidate checked in full: every certificate within its validity window; each signature
  * verified with its issuer's key (MD2 and MD5 refused); every issuing certificate a CA whose key usage, when present,
  * allows keyCertSign and whose path length constraint holds; no critical extension that is not understood; CA keys
- * RSA of at least 2048 bits (a multiple of 8) or EC on P-256, P-384 or P-521; DNS and IP name constraints of every CA
- * and of the root, wildcard SANs included; and the root that ends the path valid, a CA, allowed to sign certificates,
+ * RSA of at least 2048 bits (a multiple of 8) or EC on P-256, P-384 or P-521; the name constraints of every CA and of
+ * the root (DNS names with wildcard SANs, IP addresses, directory names, e-mail addresses, URIs); and the root that ends the path valid, a CA, allowed to sign certificates,
  * with a strong key and no critical extension that is not understood.
  */
 import { FailureCode as C, fail, VerificationError } from './errors.js';
@@ -169,7 +169,7 @@ export function caKeyProblem(key) {
 }
 
 function checkAnchor(root, at) {
-  const name = `The trusted root ${root.subjectName}`;
+  const name = `The trusted root ${root.subjectText}`;
   if (at < root.notBefore) {
     throw fail(C.CERT_NOT_YET_VALID, `${name} is valid only from ${iso(root.notBefore)} (now ${iso(at)})`);
   }
@@ -194,17 +194,46 @@ function checkAnchor(root, at) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Name constraints (DNS and IP; other types are refused when they could apply)
+// Name constraints (RFC 5280 4.2.1.10): DNS names, IP addresses, directory names, e-mail addresses and URIs; other
+// name types cannot be evaluated, so a certificate carrying a name of such a constrained type is refused.
 
 const within = (name, c) => name === c || name.endsWith(`.${c}`);
+/** `host` is strictly below `domain` (a constraint written with a leading dot). */
+const below = (host, domain) => host.length > domain.length && host.endsWith(`.${domain}`);
+const TYPE_NAMES = ['otherName', 'rfc822Name', 'dNSName', 'x400Address', 'directoryName', 'ediPartyName',
+  'uniformResourceIdentifier', 'iPAddress', 'registeredID'];
+
+/** A distinguished name lies in a subtree when the subtree's RDNs are its first RDNs. */
+function dnWithin(name, subtree) {
+  return subtree.rdns.length > 0 && subtree.rdns.length <= name.rdns.length
+    && subtree.rdns.every((rdn, i) => rdn.length === name.rdns[i].length && rdn.every((a, j) => a === name.rdns[i][j]));
+}
+
+/** An e-mail constraint: a mailbox (exact), `.domain` (any host below it), or a host (exact). */
+function emailWithin(address, constraint) {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return false;
+  const host = address.slice(at + 1).toLowerCase();
+  const c = constraint.toLowerCase();
+  if (c.includes('@')) return address.toLowerCase() === c;
+  return c.startsWith('.') ? below(host, c.slice(1)) : host === c;
+}
+
+/** A URI constraint: `.domain` (any host below it) or a host (exact), against the URI's host. */
+function uriWithin(uri, constraint) {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(uri);
+  if (!m || m[1] === '') return false;
+  const host = m[1].toLowerCase();
+  const c = constraint.toLowerCase();
+  return c.startsWith('.') ? below(host, c.slice(1)) : host === c;
+}
 
 class NameConstraints {
   constructor() {
-    this.permittedDns = [];
-    this.excludedDns = [];
-    this.permittedIp = [];
-    this.excludedIp = [];
-    this.otherTypes = new Set();
+    // Per constraining CA, its permitted subtrees of a type; a name must lie in one subtree of each list.
+    this.permitted = { 1: [], 2: [], 4: [], 6: [], 7: [] };
+    this.excluded = { 1: [], 2: [], 4: [], 6: [], 7: [] };
+    this.unsupported = new Set();
   }
 
   add(ca, which) {
@@ -213,57 +242,81 @@ class NameConstraints {
     }
     const nc = ca.nameConstraints;
     if (!nc) return;
-    const take = (subtrees, excluded) => {
-      const dns = [];
-      const ip = [];
-      for (const s of subtrees || []) {
-        if (s.minimumNonZero || s.hasMaximum) {
+    if (!nc.permitted?.length && !nc.excluded?.length) {
+      throw fail(C.CERT_CHAIN_INVALID, `${which} has an empty name constraints extension (RFC 5280 4.2.1.10 requires permitted or excluded subtrees)`);
+    }
+    const take = (subtrees, into, perCa) => {
+      const mine = { 1: [], 2: [], 4: [], 6: [], 7: [] };
+      for (const st of subtrees || []) {
+        if (st.minimumNonZero || st.hasMaximum) {
           throw fail(C.CERT_CHAIN_INVALID, `${which}: a name constraint has a minimum or maximum, which RFC 5280 forbids`);
         }
-        if (s.type === 2) {
-          const v = s.value.toLowerCase();
-          if (!s.ascii || !isLdhName(v)) {
-            throw fail(C.CERT_CHAIN_INVALID, `${which}: the DNS name constraint '${s.value}' is not a plain host name`);
+        if (st.type === 2) {
+          const v = st.value.toLowerCase();
+          if (!st.ascii || !isLdhName(v)) {
+            throw fail(C.CERT_CHAIN_INVALID, `${which}: the DNS name constraint '${st.value}' is not a plain host name`);
           }
-          dns.push(v);
-        } else if (s.type === 7) {
-          if (s.bytes.length !== 8 && s.bytes.length !== 32) {
+          mine[2].push(v);
+        } else if (st.type === 7) {
+          if (st.bytes.length !== 8 && st.bytes.length !== 32) {
             throw fail(C.CERT_CHAIN_INVALID, `${which}: an IP address name constraint is not an address and mask`);
           }
-          ip.push(s.bytes);
+          mine[7].push(st.bytes);
+        } else if (st.type === 1 || st.type === 6) {
+          if (!st.ascii) throw fail(C.CERT_CHAIN_INVALID, `${which}: a name constraint is not ASCII`);
+          mine[st.type].push(st.value);
+        } else if (st.type === 4) {
+          mine[4].push(st.name);
         } else {
-          this.otherTypes.add(s.type);
+          this.unsupported.add(st.type);
         }
       }
-      if (excluded) {
-        this.excludedDns.push(...dns);
-        this.excludedIp.push(...ip);
-      } else {
-        if (subtrees && subtrees.some((s) => s.type === 2)) this.permittedDns.push(dns);
-        if (subtrees && subtrees.some((s) => s.type === 7)) this.permittedIp.push(ip);
+      for (const t of Object.keys(mine)) {
+        if (perCa) {
+          if (mine[t].length) into[t].push(mine[t]);
+        } else {
+          into[t].push(...mine[t]);
+        }
       }
     };
-    take(nc.permitted, false);
-    take(nc.excluded, true);
+    take(nc.permitted, this.permitted, true);
+    take(nc.excluded, this.excluded, false);
+  }
+
+  /** One name of type `type` against the permitted and excluded subtrees of that type. */
+  #check(type, name, shown, withinFn, which) {
+    for (const list of this.permitted[type]) {
+      if (!list.some((c) => withinFn(name, c))) {
+        throw fail(C.CERT_CHAIN_INVALID, `${which}: ${shown} is not within the permitted name constraints`);
+      }
+    }
+    if (this.excluded[type].some((c) => withinFn(name, c))) {
+      throw fail(C.CERT_CHAIN_INVALID, `${which}: ${shown} falls within an excluded name constraint`);
+    }
   }
 
   check(cert, which) {
     const sans = cert.subjectAltNames || [];
-    for (const t of this.otherTypes) {
-      const applies = t === 4 ? !cert.subjectEmpty || sans.some((n) => n.type === 4)
-        : sans.some((n) => n.type === t) || (t === 1 && /emailAddress=/i.test(cert.x509.subject));
-      if (applies) {
-        throw fail(C.CERT_CHAIN_INVALID, `${which}: a CA constrains names of a type this kit does not evaluate (GeneralName type ${t}), and the certificate carries such a name`);
+    if (!cert.subjectEmpty) {
+      this.#check(4, cert.subjectName, 'the subject name', dnWithin, which);
+      for (const email of cert.subjectName.emails) {
+        this.#check(1, email, `the subject e-mail address '${email}'`, emailWithin, which);
       }
     }
     for (const n of sans) {
       if (n.type === 2) this.checkDns(n, which);
-      if (n.type === 7) this.checkIp(n.bytes, which);
+      else if (n.type === 7) this.checkIp(n.bytes, which);
+      else if (n.type === 4) this.#check(4, n.name, 'a directory name', dnWithin, which);
+      else if (n.type === 1) this.#check(1, n.value, `the e-mail address '${n.value}'`, emailWithin, which);
+      else if (n.type === 6) this.#check(6, n.value, `the URI '${n.value}'`, uriWithin, which);
+      else if (this.unsupported.has(n.type)) {
+        throw fail(C.CERT_CHAIN_INVALID, `${which}: a Subject Alternative Name of type ${TYPE_NAMES[n.type]} is under a name constraint that cannot be evaluated`);
+      }
     }
   }
 
   checkDns(n, which) {
-    if (this.permittedDns.length === 0 && this.excludedDns.length === 0) return;
+    if (this.permitted[2].length === 0 && this.excluded[2].length === 0) return;
     const raw = n.value;
     const name = stripDot(raw.toLowerCase());
     const wildcard = name.startsWith('*.');
@@ -271,12 +324,12 @@ class NameConstraints {
     if (!n.ascii || !isLdhName(base)) {
       throw fail(C.CERT_CHAIN_INVALID, `${which}: the DNS name '${raw}' is not a valid host name, so the name constraints cannot be applied`);
     }
-    for (const permitted of this.permittedDns) {
+    for (const permitted of this.permitted[2]) {
       if (!permitted.some((c) => within(base, c))) {
         throw fail(C.CERT_CHAIN_INVALID, `${which}: the DNS name '${raw}' is not within the permitted name constraints`);
       }
     }
-    for (const c of this.excludedDns) {
+    for (const c of this.excluded[2]) {
       const hit = within(base, c)
         || (wildcard && c.endsWith(`.${base}`) && !c.slice(0, c.length - base.length - 1).includes('.'));
       if (hit) {
@@ -286,18 +339,18 @@ class NameConstraints {
   }
 
   checkIp(address, which) {
-    if (this.permittedIp.length === 0 && this.excludedIp.length === 0) return;
+    if (this.permitted[7].length === 0 && this.excluded[7].length === 0) return;
     if (address.length !== 4 && address.length !== 16) {
       throw fail(C.CERT_CHAIN_INVALID, `${which}: an IP address Subject Alternative Name has ${address.length} bytes`);
     }
     const ipWithin = (subtree) => subtree.length === address.length * 2
       && address.every((b, i) => (b & subtree[address.length + i]) === (subtree[i] & subtree[address.length + i]));
-    for (const permitted of this.permittedIp) {
+    for (const permitted of this.permitted[7]) {
       if (!permitted.some(ipWithin)) {
         throw fail(C.CERT_CHAIN_INVALID, `${which}: an IP address is not within the permitted name constraints`);
       }
     }
-    if (this.excludedIp.some(ipWithin)) {
+    if (this.excluded[7].some(ipWithin)) {
       throw fail(C.CERT_CHAIN_INVALID, `${which}: an IP address falls within an excluded name constraint`);
     }
   }
@@ -310,12 +363,12 @@ class NameConstraints {
 function checkPath(path, anchor, at) {
   checkAnchor(anchor, at);
   const names = new NameConstraints();
-  names.add(anchor, `The trusted root ${anchor.subjectName}`);
+  names.add(anchor, `The trusted root ${anchor.subjectText}`);
   let maxPathLength = path.length;
   let issuer = anchor;
   for (let i = path.length - 1; i >= 0; i--) {
     const cert = path[i];
-    const which = `In certificate ${i + 1} of the chain (${cert.subjectName})`;
+    const which = `In certificate ${i + 1} of the chain (${cert.subjectText})`;
     const signing = i === 0;
     if (cert.weakSignature) {
       throw fail(C.CERT_CHAIN_INVALID, `${which}: the certificate is signed with a disallowed weak algorithm`);

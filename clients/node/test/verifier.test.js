@@ -194,7 +194,10 @@ describe('every failure code', () => {
     'a wildcard that can match an excluded name': ['wildunderexcluding', 'excluding'],
     'an IP address outside the permitted subtree': ['underipconstrained', 'ipconstrained'],
     'an IP address in an excluded subtree': ['underipexcluding', 'ipexcluding'],
-    'an e-mail name under an e-mail constraint, which the kit does not evaluate': ['underemailconstrained', 'emailconstrained'],
+    'an e-mail address outside the permitted subtree': ['underemailconstrained', 'emailconstrained'],
+    'a subject outside the permitted directory name': ['underdirbad', 'dirconstrained'],
+    'a URI outside the permitted subtree': ['underuribad', 'uriconstrained'],
+    'an empty name constraints extension': ['underemptyconstraints', 'emptyconstraints'],
     'a CA key of 1024 bits': ['underweakca', 'weakca'],
   };
   for (const [name, chain] of Object.entries(invalid)) {
@@ -448,6 +451,17 @@ describe('trust anchors', () => {
     const s = setup({ served: { [CERT_URL]: certDocument('underemailconstrainednomail', 'emailconstrained') } });
     await s.verifier.verify(hook(s));
   });
+
+  for (const [name, chain] of Object.entries({
+    'an e-mail address within the permitted subtree': ['underemailconstrainedok', 'emailconstrained'],
+    'a subject within the permitted directory name (compared without case and extra spaces)': ['underdirok', 'dirconstrained'],
+    'a URI whose host is below the permitted domain': ['underuriok', 'uriconstrained'],
+  })) {
+    test(`accepted: ${name}`, async () => {
+      const s = setup({ served: { [CERT_URL]: certDocument(...chain) } });
+      await s.verifier.verify(hook(s));
+    });
+  }
 
   test('CERT_CHAIN_INVALID: an anchor that is not a CA', async () => {
     const { pem } = await import('./helpers/pki.js');

@@ -124,6 +124,19 @@ cert('emailconstrained', { keyName: 'ca2', subject: '/CN=Kit Mail Constrained', 
   ext: [...CA, 'nameConstraints=critical,permitted;email:example.org'] });
 cert('underemailconstrained', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'emailconstrained', ext: LEAF(`DNS:${HOOK_HOST},email:hooks@platform.test`) });
 cert('underemailconstrainednomail', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'emailconstrained', ext: LEAF() });
+cert('underemailconstrainedok', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'emailconstrained', ext: LEAF(`DNS:${HOOK_HOST},email:hooks@example.org`) });
+// A directory-name constraint (O=Kit Org), URI constraints, and an empty name constraints extension.
+cert('dirconstrained', { keyName: 'ca2', subject: '/CN=Kit Dir Constrained', issuer: 'root', days: 3650,
+  ext: [...CA, 'nameConstraints=critical,permitted;dirName:dir_sect', '[dir_sect]', 'O=Kit Org'] });
+cert('underdirok', { keyName: 'leaf', subject: `/O=kit  ORG/CN=${HOOK_HOST}`, issuer: 'dirconstrained', ext: LEAF() });
+cert('underdirbad', { keyName: 'leaf', subject: `/O=Other Org/CN=${HOOK_HOST}`, issuer: 'dirconstrained', ext: LEAF() });
+cert('uriconstrained', { keyName: 'ca2', subject: '/CN=Kit URI Constrained', issuer: 'root', days: 3650,
+  ext: [...CA, `nameConstraints=critical,permitted;URI:.${PLATFORM_DOMAIN}`] });
+cert('underuriok', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'uriconstrained', ext: LEAF(`DNS:${HOOK_HOST},URI:https://${HOOK_HOST}/about`) });
+cert('underuribad', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'uriconstrained', ext: LEAF(`DNS:${HOOK_HOST},URI:https://evil.example/`) });
+cert('emptyconstraints', { keyName: 'ca2', subject: '/CN=Kit Empty Constraints', issuer: 'root', days: 3650,
+  ext: [...CA, '2.5.29.30=critical,DER:30:00'] });
+cert('underemptyconstraints', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'emptyconstraints', ext: LEAF() });
 // Roots with faults, used as the only anchor: not a CA; expiring in a day; a second root of the same name.
 cert('badroot', { keyName: 'ca2', subject: '/CN=Kit Bad Root', days: 3650, ext: ['basicConstraints=critical,CA:false', 'subjectKeyIdentifier=hash'] });
 cert('underbadroot', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'badroot', ext: LEAF() });
