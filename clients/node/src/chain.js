@@ -20,6 +20,7 @@ import { parseCertificate, subjectIssued, dnsNames, KU, OID } from './cert.js';
 export const MAX_CHAIN_LENGTH = 10;
 const MAX_PATH_ATTEMPTS = 8;
 const MAX_SEARCH_STEPS = 100;
+const MAX_NAME_COMPARISONS = 250_000;
 
 export const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
 export const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
@@ -234,6 +235,8 @@ class NameConstraints {
     this.permitted = { 1: [], 2: [], 4: [], 6: [], 7: [] };
     this.excluded = { 1: [], 2: [], 4: [], 6: [], 7: [] };
     this.unsupported = new Set();
+    this.count = 0;
+    this.comparisons = 0;
   }
 
   add(ca, which) {
@@ -281,6 +284,7 @@ class NameConstraints {
     };
     take(nc.permitted, this.permitted, true);
     take(nc.excluded, this.excluded, false);
+    this.count += (nc.permitted?.length ?? 0) + (nc.excluded?.length ?? 0);
   }
 
   /** One name of type `type` against the permitted and excluded subtrees of that type. */
@@ -296,7 +300,13 @@ class NameConstraints {
   }
 
   check(cert, which) {
+    if (this.count === 0) return;
     const sans = cert.subjectAltNames || [];
+    // As the platform (and Go's crypto/x509): a bound on name-versus-constraint comparisons against quadratic work.
+    this.comparisons += (sans.length + 1) * this.count;
+    if (this.comparisons > MAX_NAME_COMPARISONS) {
+      throw fail(C.CERT_CHAIN_INVALID, `${which}: too many names and name constraints to check (over ${MAX_NAME_COMPARISONS} comparisons)`);
+    }
     if (!cert.subjectEmpty) {
       this.#check(4, cert.subjectName, 'the subject name', dnWithin, which);
       for (const email of cert.subjectName.emails) {

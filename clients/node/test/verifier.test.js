@@ -198,6 +198,7 @@ describe('every failure code', () => {
     'a subject outside the permitted directory name': ['underdirbad', 'dirconstrained'],
     'a URI outside the permitted subtree': ['underuribad', 'uriconstrained'],
     'an empty name constraints extension': ['underemptyconstraints', 'emptyconstraints'],
+    'more name comparisons than allowed (500 names, 600 constraints)': ['undermanyconstraints', 'manyconstraints'],
     'a CA key of 1024 bits': ['underweakca', 'weakca'],
   };
   for (const [name, chain] of Object.entries(invalid)) {

@@ -137,6 +137,11 @@ cert('underuribad', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'uri
 cert('emptyconstraints', { keyName: 'ca2', subject: '/CN=Kit Empty Constraints', issuer: 'root', days: 3650,
   ext: [...CA, '2.5.29.30=critical,DER:30:00'] });
 cert('underemptyconstraints', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'emptyconstraints', ext: LEAF() });
+// 600 name constraints over 500 names: more comparisons than a path may cost.
+cert('manyconstraints', { keyName: 'ca2', subject: '/CN=Kit Many Constraints', issuer: 'root', days: 3650,
+  ext: [...CA, `nameConstraints=critical,permitted;DNS:${PLATFORM_DOMAIN},${Array.from({ length: 599 }, (_, i) => `permitted;DNS:n${i}.example`).join(',')}`] });
+cert('undermanyconstraints', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'manyconstraints',
+  ext: LEAF([`DNS:${HOOK_HOST}`, ...Array.from({ length: 499 }, (_, i) => `DNS:h${i}.${PLATFORM_DOMAIN}`)].join(',')) });
 // Roots with faults, used as the only anchor: not a CA; expiring in a day; a second root of the same name.
 cert('badroot', { keyName: 'ca2', subject: '/CN=Kit Bad Root', days: 3650, ext: ['basicConstraints=critical,CA:false', 'subjectKeyIdentifier=hash'] });
 cert('underbadroot', { keyName: 'leaf', subject: `/CN=${HOOK_HOST}`, issuer: 'badroot', ext: LEAF() });
