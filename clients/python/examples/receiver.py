@@ -1,9 +1,9 @@
 """A hook receiver (Flask): 204 to a hook that verifies, 400 {"error_code", "error_message"} to one that does not.
-Settings: PORT, PLATFORM_DOMAIN (comma-separated), TRUST (PEM file of extra trust anchors), RESOLVE
-(host=127.0.0.1:port, local runs only), OUT (file for one JSON line per hook; default standard output)."""
+Settings: PORT, PLATFORM_DOMAIN, TRUST (PEM of extra roots), RESOLVE (host=ip:port, local runs), OUT (JSON lines)."""
 import json
 import os
 import sys
+from pathlib import Path
 
 from flask import Flask
 
@@ -11,7 +11,7 @@ from convplatform import HookVerifier, HttpsFetcher, load_pem_anchors, parse_res
 from convplatform.flask import verify_hook
 
 env = os.environ
-trust = load_pem_anchors(open(env["TRUST"], "rb").read()) if env.get("TRUST") else []
+trust = load_pem_anchors(Path(env["TRUST"]).read_bytes()) if env.get("TRUST") else []
 fetcher = HttpsFetcher(extra_trust_anchors=trust, resolve=parse_resolve(env.get("RESOLVE", "")))
 verifier = HookVerifier(env.get("PLATFORM_DOMAIN", "platform.example").split(","), extra_trust_anchors=trust,
                         fetcher=fetcher)

@@ -3,11 +3,12 @@ Settings: BASE_URL (management API), FQDN, CLIENT_ID, KEY (PEM private key), CER
 certificate) or CERT_CHAIN_URL (CA-issued chain). Prints the token."""
 import os
 import sys
+from pathlib import Path
 
 from convplatform import ApiError, ManagementClient, RequestSigner
 
 env = os.environ
-signer = RequestSigner.from_pem(open(env["KEY"], "rb").read(), cert_uuid=env.get("CERT_UUID"),
+signer = RequestSigner.from_pem(Path(env["KEY"]).read_bytes(), cert_uuid=env.get("CERT_UUID"),
                                 cert_chain_url=env.get("CERT_CHAIN_URL"))
 client = ManagementClient(env.get("BASE_URL", "http://localhost:8081"), signer)
 try:

@@ -8,7 +8,7 @@ import datetime as dt
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -23,13 +23,13 @@ URL = f"https://{HOST}/platform/hooks/certificate/"
 Key = rsa.RSAPrivateKey | ec.EllipticCurvePrivateKey
 
 
-@lru_cache(maxsize=None)
+@cache
 def rsa_key(label: str, bits: int = 2048) -> rsa.RSAPrivateKey:
     del label  # one key per label, made once per test run
     return rsa.generate_private_key(public_exponent=65537, key_size=bits)
 
 
-@lru_cache(maxsize=None)
+@cache
 def ec_key(label: str) -> ec.EllipticCurvePrivateKey:
     del label
     return ec.generate_private_key(ec.SECP256R1())
@@ -90,7 +90,7 @@ class Pki:
                          eku=kw.pop("eku", [ExtendedKeyUsageOID.SERVER_AUTH]), **kw)  # type: ignore[arg-type]
 
 
-@lru_cache(maxsize=None)
+@cache
 def pki(label: str = "main") -> Pki:
     root_key = ec_key(label + "-root")
     root = make_cert(f"Test Root {label}", root_key, root_key, ca=True)

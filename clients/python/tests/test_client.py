@@ -84,9 +84,8 @@ def test_redirects_are_not_followed() -> None:
         h.send_header("Content-Length", "0")
         h.end_headers()
 
-    with serve({"/platform/management/token/issue/": redirect}, tls=False) as port:
-        with pytest.raises(ApiError) as e:
-            ManagementClient(f"http://127.0.0.1:{port}", signer()).issue_token("c-1", "f.example")
+    with serve({"/platform/management/token/issue/": redirect}, tls=False) as port, pytest.raises(ApiError) as e:
+        ManagementClient(f"http://127.0.0.1:{port}", signer()).issue_token("c-1", "f.example")
     assert e.value.status == 302
 
 

@@ -17,7 +17,7 @@ def blocks() -> dict[str, str]:
     """The README's code blocks introduced by a line naming an example file, `examples/<file>`."""
     text = README.read_text(encoding="utf-8")
     pattern = r"`(examples/[\w.]+)`(?:(?!```).)*?```python\n(.*?)```"
-    return {m.group(1): m.group(2) for m in re.finditer(pattern, text, re.S)}
+    return {m.group(1): m.group(2) for m in re.finditer(pattern, text, re.DOTALL)}
 
 
 def test_every_example_in_the_readme_is_the_file_itself() -> None:

@@ -124,3 +124,26 @@ def test_parse_resolve() -> None:
 def test_limits_must_be_positive() -> None:
     with pytest.raises(ValueError):
         HttpsFetcher(max_bytes=0)
+
+
+def test_downloads_from_one_host_at_once_are_limited() -> None:
+    import threading
+
+    with serve({PATH: trickle(1.5)}) as port:
+        f = fetcher(port, per_host=1, total_timeout=3.0)
+        outcome: list[bytes | VerificationError] = []
+
+        def slow_download() -> None:
+            try:
+                outcome.append(f(URL))
+            except VerificationError as error:
+                outcome.append(error)
+
+        first = threading.Thread(target=slow_download)
+        first.start()
+        time.sleep(0.3)
+        e = refused(f)
+        first.join()
+    assert e.code == FailureCode.CERT_FETCH_BUSY
+    first_outcome = outcome[0]
+    assert isinstance(first_outcome, bytes) or first_outcome.code != FailureCode.CERT_FETCH_BUSY  # it ran

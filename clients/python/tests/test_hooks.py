@@ -8,7 +8,7 @@ import json
 
 import pytest
 from cryptography.x509.oid import ExtendedKeyUsageOID
-from pki import DOMAIN, HOST, NOW, URL, document, hook_body, make_cert, pki, rsa_key, ec_key, sign
+from pki import DOMAIN, HOST, NOW, URL, document, ec_key, hook_body, make_cert, pki, rsa_key, sign
 
 from convplatform import FailureCode, HookVerifier, VerificationError
 
@@ -69,7 +69,7 @@ def test_url_variants_normalise_to_one_cached_download() -> None:
     v, fetcher = verifier()
     body = hook_body()
     for url in (URL, f"https://{HOST}:443/platform/hooks/certificate/", f"https://{HOST}//platform/hooks/certificate/",
-                f"HTTPS://HOOKS.Platform.Test/platform/hooks/x/../certificate/"):
+                "HTTPS://HOOKS.Platform.Test/platform/hooks/x/../certificate/"):
         assert v.verify(sign(body), url, body).certificate_url == URL
     assert fetcher.fetches == [URL]
 
@@ -466,3 +466,29 @@ def test_an_expired_trust_anchor_is_cert_expired() -> None:
     leaf = make_cert(HOST, rsa_key("leaf"), key, old_root, sans=[HOST])
     v = HookVerifier(DOMAIN, trust_anchors=[old_root], fetcher=Served({URL: document(leaf)}), clock=Clock())
     assert code_of(v, sign(hook_body()), URL, hook_body()) == FailureCode.CERT_EXPIRED
+
+
+def test_concurrent_hooks_share_one_download() -> None:
+    import threading
+    import time
+
+    class SlowServed(Served):
+        def __call__(self, url: str) -> bytes:
+            time.sleep(0.2)
+            return super().__call__(url)
+
+    fetcher = SlowServed({URL: chain_doc()})
+    v = HookVerifier(DOMAIN, trust_anchors=[pki().root], fetcher=fetcher, clock=Clock())
+    body = hook_body()
+    results: list[str] = []
+
+    def run() -> None:
+        results.append(v.verify(sign(body), URL, body).certificate_url)
+
+    threads = [threading.Thread(target=run) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [URL] * 8
+    assert fetcher.fetches == [URL]

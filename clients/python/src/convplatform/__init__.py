@@ -45,8 +45,8 @@ __all__ = [
     "VerifiedHook",
     "format_timestamp",
     "load_pem_anchors",
-    "parse_timestamp",
     "parse_resolve",
+    "parse_timestamp",
     "system_trust_anchors",
     "verify_request_signature",
 ]

@@ -25,6 +25,8 @@ from cryptography.x509.verification import (
     Policy,
     PolicyBuilder,
     Store,
+)
+from cryptography.x509.verification import (
     VerificationError as _CryptoVerificationError,
 )
 
@@ -122,7 +124,7 @@ def dns_name_matches(pattern: str, name: str) -> bool:
     n = name.lower().removesuffix(".")
     if not p or not n or any(not ("\x21" <= c <= "\x7e") for c in p + n):
         return False
-    if not _ldh(p[2:] if p.startswith("*.") else p):
+    if not _ldh(p.removeprefix("*.")):
         return False
     if "*" not in p:
         return p == n

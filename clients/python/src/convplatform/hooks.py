@@ -24,8 +24,15 @@ from .pem import parse_certificates
 from .timestamps import HOOK_TOLERANCE_SECONDS, check_window
 from .urls import CertificateUrl, HookCertUrlRule
 
-__all__ = ["SIGNATURE_HEADER", "CERTIFICATE_URL_HEADER", "Clock", "Fetcher", "HookVerifier", "VerifiedHook",
-           "decode_signature"]
+__all__ = [
+    "CERTIFICATE_URL_HEADER",
+    "SIGNATURE_HEADER",
+    "Clock",
+    "Fetcher",
+    "HookVerifier",
+    "VerifiedHook",
+    "decode_signature",
+]
 
 #: Header with the Base64 SHA256withRSA signature over the raw body.
 SIGNATURE_HEADER = "signature"

@@ -211,8 +211,7 @@ class HookCertUrlRule:
         cleaned: list[str] = []
         for d in domains:
             s = d.strip().lower()
-            if s.startswith("."):
-                s = s[1:]
+            s = s.removeprefix(".")
             if s == "" or s.endswith(".") or "." not in s:
                 raise ValueError(f"Not a platform domain: '{d}'")
             cleaned.append(s)
