@@ -129,7 +129,7 @@ describe('examples/express-receiver.mjs', () => {
 });
 
 describe('examples/signer.mjs', () => {
-  test('lists the clients and prints the token, signed with the key file', async () => {
+  test('lists the clients and prints the token alone, signed with the key file', async () => {
     const http = await import('node:http');
     const crypto = await import('node:crypto');
     const keys = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -156,16 +156,47 @@ describe('examples/signer.mjs', () => {
     await once(server, 'listening');
     try {
       const child = spawn(process.execPath, [join(EXAMPLES, 'signer.mjs')], {
-        env: { ...process.env, MANAGEMENT_URL: `http://127.0.0.1:${server.address().port}`, FQDN: 'client.example.com', KEY: keyFile, CERT_UUID: 'uuid-7' },
+        env: { ...process.env, BASE_URL: `http://127.0.0.1:${server.address().port}`, FQDN: 'client.example.com', KEY: keyFile, CERT_UUID: 'uuid-7' },
       });
       let out = '';
       child.stdout.on('data', (d) => { out += d; });
       const [exitCode] = await once(child, 'exit');
       assert.equal(exitCode, 0);
-      assert.deepEqual(JSON.parse(out), { access_token: 'jwt', token_type: 'Bearer', expires_in: 3600, client_id: 'c-9' });
+      assert.equal(out, 'jwt\n', 'the token alone on stdout, for scripts');
       assert.deepEqual(seen.map((s) => [s.url, s.ok, s.uuid]), [
         ['/platform/management/clients/', true, 'uuid-7'], ['/platform/management/token/issue/', true, 'uuid-7']]);
       assert.equal(seen[1].fields.fqdn, 'client.example.com');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('examples/upload.mjs', () => {
+  test('sends the file as multipart with the token and client-id, and prints the message id', async () => {
+    const http = await import('node:http');
+    const seen = [];
+    const server = http.createServer(async (req, res) => {
+      const chunks = [];
+      for await (const c of req) chunks.push(c);
+      const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] }, body: Buffer.concat(chunks) }).formData();
+      seen.push({ url: req.url, auth: req.headers.authorization, client: req.headers['client-id'], type: form.get('message_type'), name: form.get('file').name, text: await form.get('file').text(), user: form.get('auth_id'), business: form.get('business_id') });
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ message_id: 31, message_body: '', created_at: '2026-01-01T00:00:00.000Z', message_type: 52, file_url: 'https://f/x' }));
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const file = join(dir, 'scores.csv');
+      writeFileSync(file, 'name,score\nada,10\n');
+      const child = spawn(process.execPath, [join(EXAMPLES, 'upload.mjs')], {
+        env: { ...process.env, UPLOAD_URL: `http://127.0.0.1:${server.address().port}`, TOKEN: 'jwt', CLIENT_ID: 'c-1', AUTH_ID: 'user42', BUSINESS_ID: '1001', FILE: file },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => { out += d; });
+      const [exitCode] = await once(child, 'exit');
+      assert.equal(exitCode, 0);
+      assert.equal(out, '31\n');
+      assert.deepEqual(seen, [{ url: '/v1.0/log_file_from_user/', auth: 'Bearer jwt', client: 'c-1', type: '52', name: 'scores.csv', text: 'name,score\nada,10\n', user: 'user42', business: '1001' }]);
     } finally {
       server.close();
     }

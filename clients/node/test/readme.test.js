@@ -7,8 +7,8 @@ const root = new URL('../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
 const blocks = [...readme.matchAll(/<!-- (examples\/[\w.-]+) -->\n```js\n([\s\S]*?)```/g)];
 
-test('the README shows the receiver, the Express receiver and the signer', () => {
-  assert.deepEqual(blocks.map((b) => b[1]), ['examples/receiver.mjs', 'examples/express-receiver.mjs', 'examples/signer.mjs']);
+test('the README shows the receiver, the Express receiver, the signer and the upload', () => {
+  assert.deepEqual(blocks.map((b) => b[1]), ['examples/receiver.mjs', 'examples/express-receiver.mjs', 'examples/signer.mjs', 'examples/upload.mjs']);
 });
 
 for (const [, file, code] of blocks) {
