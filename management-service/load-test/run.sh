@@ -3,6 +3,7 @@
 # runs ManagementLoadTest against it, prints the figures and stops the service.
 # Options (environment): WORKERS (16), SECONDS_PER_OP (30), WARMUP_SECONDS (30, unmeasured, per operation), KEY_TYPE
 # (rsa|ec), PORT (18081), SERVICE_JAVA_OPTS (added to the service's java command, e.g. a JFR recording).
+# The rate limits are off for the run: one load generator on one address is the whole load, by design.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PORT="${PORT:-18081}"
@@ -11,7 +12,8 @@ source service-support/load-test-lib.sh
 build_for_load_test management-service
 # shellcheck disable=SC2086 # SERVICE_JAVA_OPTS holds several options
 start_service management-service "$PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- \
-  MANAGEMENT_ADMIN_API_KEY=load-test-operator-key MANAGEMENT_DATA_DIR="$DATA"
+  MANAGEMENT_ADMIN_API_KEY=load-test-operator-key MANAGEMENT_DATA_DIR="$DATA" \
+  MANAGEMENT_RATE_LIMIT_PER_SOURCE=0 MANAGEMENT_RATE_LIMIT_PER_ACCOUNT=0 MANAGEMENT_CERT_FETCH_DOWNLOADS_PER_ACCOUNT=0
 java -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DadminKey=load-test-operator-key \
   -Dworkers="${WORKERS:-16}" -Dseconds="${SECONDS_PER_OP:-30}" -Dwarmup="${WARMUP_SECONDS:-30}" -DkeyType="${KEY_TYPE:-rsa}" \
   -DservicePid="$SERVICE_PID" \

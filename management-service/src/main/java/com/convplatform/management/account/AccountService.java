@@ -193,7 +193,8 @@ public class AccountService {
         }
     }
 
-    private static String fingerprint(X509Certificate cert) {
+    /** The lower-case hex SHA-256 of the certificate's DER encoding, as the operator API shows and takes it. */
+    public static String fingerprint(X509Certificate cert) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));
         } catch (NoSuchAlgorithmException | CertificateEncodingException e) {

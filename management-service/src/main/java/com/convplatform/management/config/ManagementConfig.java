@@ -27,9 +27,35 @@ public interface ManagementConfig {
     /** Test and staging seam, off unless set: extra roots (PEM file) signing chains may lead to, besides the JVM's. */
     Optional<String> trustAnchors();
 
+    /** Rate limits of the signed API (answered 429 with Retry-After). */
+    RateLimit rateLimit();
+
+    /** Certificates blocked by fingerprint and chain-cache purges, shared by the replicas through the database. */
+    Blocks blocks();
+
     /** Seconds either way a request's timestamp may differ from the server clock (spec: 150). */
     @WithDefault("150")
     int timestampToleranceSeconds();
+
+    interface RateLimit {
+        /** Most signed requests from one source address per window (0: no limit). */
+        @WithDefault("60")
+        int perSource();
+
+        /** Most signed requests naming one account (by fqdn) per window, from all sources (0: no limit). */
+        @WithDefault("120")
+        int perAccount();
+
+        /** The rolling window of both limits and of {@code cert-fetch.downloads-per-account}. */
+        @WithDefault("PT1M")
+        Duration window();
+    }
+
+    interface Blocks {
+        /** How often each replica reads the blocks and purges recorded through other replicas. */
+        @WithDefault("PT5S")
+        Duration refresh();
+    }
 
     interface Admin {
         /** Bearer key of the operator API (env MANAGEMENT_ADMIN_API_KEY). Unset: every operator call is refused. */
@@ -84,6 +110,20 @@ public interface ManagementConfig {
         /** Most chain downloads from one host at once; a request that would start one more is answered 503 at once. */
         @WithDefault("2")
         int perHost();
+
+        /**
+         * Most chain downloads for one account (by fqdn) per {@code rate-limit.window}; a request that would start one
+         * more is answered 503 CERT_FETCH_BUSY (0: no limit). Requests served from the cache do not count.
+         */
+        @WithDefault("20")
+        int downloadsPerAccount();
+
+        /**
+         * How long a chain URL whose download or validation failed is answered with the same failure without a new
+         * download (0: not at all). A customer who has just mended their chain server waits at most this long.
+         */
+        @WithDefault("PT15S")
+        Duration failureMemory();
 
         /** Largest chain document accepted, in bytes. */
         @WithDefault("65536")

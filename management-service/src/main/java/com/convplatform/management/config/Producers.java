@@ -19,6 +19,7 @@ import com.convplatform.crypto.fetch.TlsTrust;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.pem.Pem;
+import com.convplatform.management.signed.RequestLimits;
 import com.convplatform.support.ApiKeys;
 import com.convplatform.support.Roles;
 
@@ -45,7 +46,8 @@ public class Producers {
     /** The one spec 5.1 verifier of this service (seams off unless configured). */
     @Produces
     @Singleton
-    ManagementRequestVerifier verifier(ManagementConfig config, Clock clock, OutboundAddresses.Resolver resolver) {
+    ManagementRequestVerifier verifier(ManagementConfig config, Clock clock, OutboundAddresses.Resolver resolver,
+            RequestLimits limits) {
         var fetch = config.certFetch();
         List<X509Certificate> fetchTrust = fetch.trustStore().map(Producers::readPem).orElse(List.of());
         List<X509Certificate> extraRoots = config.trustAnchors().map(Producers::readPem).orElse(List.of());
@@ -55,7 +57,8 @@ public class Producers {
                 OutboundAddresses.of(resolver, fetch.allowPrivateNetworks()), fetch.perHost());
         return ManagementRequestVerifier.builder().trustAnchors(TrustAnchors.jdkDefaults().plus(extraRoots))
                 .fetcher(fetcher).clock(clock).tolerance(Duration.ofSeconds(config.timestampToleranceSeconds()))
-                .cacheSize(fetch.cacheSize()).cacheMaxAge(fetch.cacheMaxAge()).build();
+                .cacheSize(fetch.cacheSize()).cacheMaxAge(fetch.cacheMaxAge()).downloadGate(limits::checkDownload)
+                .failureMemory(fetch.failureMemory()).build();
     }
 
     private static List<X509Certificate> readPem(String file) {

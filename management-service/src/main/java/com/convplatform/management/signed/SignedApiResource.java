@@ -8,6 +8,7 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -24,6 +25,8 @@ import com.convplatform.management.token.TokenService.TokenResponse;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
 
 /**
  * The signed management API of spec 4.1 and 4.2; every request is verified as spec 5.1 says. The body is taken as the
@@ -38,15 +41,18 @@ import io.vertx.core.Vertx;
 @APIResponse(responseCode = "400", description = SignedApiResource.REFUSALS)
 @APIResponse(responseCode = "413", description = "BODY_TOO_LARGE: management requests are small JSON objects (64 KiB)")
 @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json")
+@APIResponse(responseCode = "429", description = "RATE_LIMITED: too many signed requests from this address or for this"
+        + " account in the last minute; send the request again after Retry-After seconds")
 @APIResponse(responseCode = "503", description = "CERT_FETCH_BUSY: downloads from the chain URL's host are already running"
-        + " at the most allowed at once; send the request again after Retry-After seconds")
+        + " at the most allowed at once, or the account's chain-download budget is used up; send the request again"
+        + " after Retry-After seconds")
 public class SignedApiResource {
     static final String REFUSALS = "Verification failed (spec 5.1), in its order: CERT_HEADERS, CERT_URL_MALFORMED,"
             + " CERT_URL_SCHEME, CERT_URL_HOST, CERT_URL_PATH, CERT_URL_PORT, CERT_FETCH_FAILED, CERT_MALFORMED,"
             + " CERT_UNKNOWN, CERT_NOT_YET_VALID, CERT_EXPIRED, CERT_NAME_MISMATCH, CERT_UNTRUSTED,"
             + " CERT_CHAIN_INVALID, CERT_KEY_UNSUPPORTED, SIGNATURE_MALFORMED, SIGNATURE_MISMATCH,"
             + " TIMESTAMP_MALFORMED, TIMESTAMP_OUT_OF_WINDOW; or the body: MALFORMED_JSON, MISSING_FIELD,"
-            + " UNKNOWN_ACCOUNT";
+            + " UNKNOWN_ACCOUNT; or CERT_BLOCKED (a certificate of the chain is blocked by the operator)";
     private static final String SIGNATURE = "Base64 of the SHA1withRSA or SHA1withECDSA signature over the exact"
             + " body bytes";
     private static final String CHAIN_URL = "CA-signed certificates: https URL of the PEM chain (signing certificate"
@@ -85,8 +91,9 @@ public class SignedApiResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
-    public Uni<TokenResponse> issue(byte[] body, @BeanParam Headers headers) {
-        return onWorker(() -> service.issueToken(body, headers));
+    public Uni<TokenResponse> issue(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
+        String source = source(request);
+        return onWorker(() -> service.issueToken(body, headers, source));
     }
 
     @POST
@@ -95,8 +102,9 @@ public class SignedApiResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
-    public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers) {
-        return issue(body, headers);
+    public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers,
+            @Context HttpServerRequest request) {
+        return issue(body, headers, request);
     }
 
     @POST
@@ -104,8 +112,18 @@ public class SignedApiResource {
     @Operation(summary = "List the account's clients (spec 4.2)")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClientListRequest.class)))
     @APIResponse(responseCode = "200", description = "The account's clients", content = @Content(schema = @Schema(implementation = ClientList.class)))
-    public Uni<ClientList> clients(byte[] body, @BeanParam Headers headers) {
-        return onWorker(() -> service.listClients(body, headers));
+    public Uni<ClientList> clients(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
+        String source = source(request);
+        return onWorker(() -> service.listClients(body, headers, source));
+    }
+
+    /**
+     * The address the request came from: the peer, or the client named by X-Forwarded-For / Forwarded when
+     * {@code quarkus.http.proxy.*} says to trust the proxy in front (the Kubernetes manifests do).
+     */
+    private static String source(HttpServerRequest request) {
+        SocketAddress peer = request.remoteAddress();
+        return peer == null ? "unknown" : peer.hostAddress();
     }
 
     /**

@@ -11,6 +11,7 @@ import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.ClientList;
+import com.convplatform.management.block.CertificateBlocks;
 import com.convplatform.management.signed.SignedApiResource.Headers;
 import com.convplatform.management.token.TokenService;
 import com.convplatform.management.token.TokenService.TokenResponse;
@@ -45,13 +46,17 @@ public class SignedRequestService {
     private final ManagementRequestVerifier verifier;
     private final AccountService accounts;
     private final TokenService tokens;
+    private final RequestLimits limits;
+    private final CertificateBlocks blocks;
     private final MeterRegistry metrics;
     private final Timer verificationTimer;
     private final Counter tokensIssued;
 
     public SignedRequestService(ManagementRequestVerifier verifier, AccountService accounts, TokenService tokens,
-            MeterRegistry metrics) {
+            RequestLimits limits, CertificateBlocks blocks, MeterRegistry metrics) {
         this.verifier = verifier;
+        this.limits = limits;
+        this.blocks = blocks;
         this.accounts = accounts;
         this.tokens = tokens;
         this.metrics = metrics;
@@ -61,8 +66,8 @@ public class SignedRequestService {
         this.tokensIssued = metrics.counter("management.tokens.issued");
     }
 
-    public TokenResponse issueToken(byte[] body, Headers headers) {
-        Verified v = verify(body, headers, true);
+    public TokenResponse issueToken(byte[] body, Headers headers, String source) {
+        Verified v = verify(body, headers, source, true);
         String clientId = v.json.get("client_id").asText();
         if (!accounts.isClientOf(v.account.id(), clientId)) {
             throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + abbreviate(clientId)
@@ -74,15 +79,16 @@ public class SignedRequestService {
         return token;
     }
 
-    public ClientList listClients(byte[] body, Headers headers) {
-        Verified v = verify(body, headers, false);
+    public ClientList listClients(byte[] body, Headers headers, String source) {
+        Verified v = verify(body, headers, source, false);
         return new ClientList(accounts.clients(v.account.id()));
     }
 
     private record Verified(AccountService.Signer account, JsonNode json) {
     }
 
-    private Verified verify(byte[] in, Headers h, boolean needsClient) {
+    private Verified verify(byte[] in, Headers h, String source, boolean needsClient) {
+        limits.checkSource(source);
         if (h.contentType() == null || !h.contentType().toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json");
         }
@@ -112,11 +118,12 @@ public class SignedRequestService {
         String fqdn = json.get("fqdn").asText();
         AccountService.Signer account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
                 "No account is registered for the FQDN '" + abbreviate(fqdn) + "'"));
+        limits.checkAccount(account.fqdn());
         var request = new ManagementRequestVerifier.Request(body, account.fqdn(), json.get("timestamp").asText(),
                 h.signature(), h.certChainUrl(), h.certUuid());
         Timer.Sample verification = Timer.start(metrics);
         try {
-            verifier.verify(request, uuid -> accounts.activeCertificate(account.id(), uuid));
+            blocks.check(verifier.verify(request, uuid -> accounts.activeCertificate(account.id(), uuid)).chain());
         } catch (VerificationException e) {
             // a busy certificate host is not the request's fault: the same request may succeed a little later
             boolean busy = e.code() == FailureCode.CERT_FETCH_BUSY;
