@@ -75,8 +75,13 @@ class ReceiveHooksCommandTest {
         return CompletableFuture.supplyAsync(() -> CliRun.run(args.toArray(String[]::new)));
     }
 
+    /**
+     * POSTs a hook to the receiver once it listens: tried again while the connection is refused, up to the receivers'
+     * own --timeout in these tests (30 s). A poll for an event (platform-cli has no Awaitility), not a guessed wait.
+     */
     private int post(int port, String delivery, byte[] body, String signature) throws Exception {
-        for (int tries = 0;; tries++) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
             try {
                 HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hooks/demo"))
                         .header("signature", signature).header("signature-certificate-url", URL)
@@ -84,10 +89,10 @@ class ReceiveHooksCommandTest {
                         .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
                 return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
             } catch (java.net.ConnectException e) {
-                if (tries > 100) {
+                if (System.nanoTime() > deadline) {
                     throw e;
                 }
-                Thread.sleep(50); // the receiver is still starting
+                Thread.sleep(50); // the receiver is still starting: the poll's interval before the next try
             }
         }
     }

@@ -70,7 +70,7 @@ final class TestPlatform implements AutoCloseable {
         });
         server.createContext("/slow/", ex -> {
             try {
-                Thread.sleep(3000);
+                Thread.sleep(3000); // a slow platform: it answers 3 s late (slowPlatformIsExitCodeThree gives up at 1 s)
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
