@@ -116,8 +116,9 @@ def test_every_byte_of_the_good_hook_matters() -> None:
     url = good["headers"]["signature-certificate-url"]
     for i in range(len(body)):
         tampered = body[:i] + bytes([body[i] ^ 0xFF]) + body[i + 1 :]
-        with pytest.raises(VerificationError):
+        with pytest.raises(VerificationError) as e:
             verifier.verify(good["headers"]["signature"], url, tampered)
+        assert e.value.code == FailureCode.SIGNATURE_MISMATCH
     for i in range(len(signature)):
         flipped = signature[:i] + bytes([signature[i] ^ 0xFF]) + signature[i + 1 :]
         with pytest.raises(VerificationError) as e:
