@@ -101,11 +101,8 @@ class OutboxClaimTest {
     @Test
     void aDrainedBacklogIsSentInBatchesAndLeavesTheOutbox() throws Exception {
         List<String> created = dueEvents(3 * OutboxSender.BATCH + 5);
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (System.nanoTime() < deadline && unsent(created) > 0) {
-            Thread.sleep(100);
-        }
-        assertEquals(0, unsent(created), "every event of the backlog was accepted by the intake");
+        await("every event of the backlog accepted by the intake").atMost(Duration.ofSeconds(15))
+                .until(() -> unsent(created) == 0);
         assertEquals(0, rows(created), "accepted events are removed from the outbox");
     }
 

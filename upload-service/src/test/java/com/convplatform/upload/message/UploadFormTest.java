@@ -253,7 +253,7 @@ class UploadFormTest {
             Thread trickle = new Thread(() -> {
                 try {
                     while (true) {
-                        Thread.sleep(500);
+                        Thread.sleep(500); // the slow client: one byte every half second
                         out.write('x');
                         out.flush();
                     }
@@ -296,7 +296,8 @@ class UploadFormTest {
                     + BOUNDARY + "\r\nContent-Length: " + form.length + "\r\n\r\n",
                     java.util.Arrays.copyOf(form, half)));
             out.flush();
-            Thread.sleep(1500); // the form is read as it arrives, however slowly (within quarkus.http.read-timeout)
+            // a slow client: the rest comes 1.5 s later; the form is read as it arrives (within quarkus.http.read-timeout)
+            Thread.sleep(1500);
             out.write(form, half, form.length - half);
             out.flush();
             String answer = new String(socket.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);

@@ -27,11 +27,14 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
+import jakarta.transaction.Transactional;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
 import com.convplatform.upload.PlatformStubsResource;
+import com.convplatform.upload.handoff.HookOutbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -331,15 +334,23 @@ class UploadTest {
     }
 
     @Test
-    void whenHookServiceIsDownTheUploadSucceedsAndTheEventFollowsLater() throws Exception {
+    void whenHookServiceIsDownTheUploadSucceedsAndTheEventFollowsLater() {
         PlatformStubs.intakeDown = true;
         long id = ((Number) upload(authed(), "1", "later.png", PNG, "image/png").statusCode(200).extract()
                 .path("message_id")).longValue();
-        Thread.sleep(700);
+        // the hand-off was tried, failed on the intake that is down, and the event was kept for a later try
+        await().atMost(Duration.ofSeconds(10)).until(() -> failedHandOffs(id) >= 1);
         assertTrue(PlatformStubs.EVENTS.stream().noneMatch(e -> e.contains("\"message_id\":" + id + ",")));
         PlatformStubs.intakeDown = false;
         await().atMost(Duration.ofSeconds(15))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("\"message_id\":" + id + ",")));
+    }
+
+    /** The failed tries recorded on the message's event in the outbox (0 once it has left the outbox). */
+    @Transactional
+    int failedHandOffs(long messageId) {
+        HookOutbox o = HookOutbox.find("messageId", messageId).firstResult();
+        return o == null ? 0 : o.attempts;
     }
 
     @Test
