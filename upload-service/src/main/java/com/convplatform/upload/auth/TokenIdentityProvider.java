@@ -8,7 +8,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jwt.consumer.ErrorCodes;
@@ -72,12 +71,11 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
      */
     private final Cache<String, Verified> verified;
 
-    public TokenIdentityProvider(JWTParser parser, Clock clock, UploadConfig config,
-            @ConfigProperty(name = "smallrye.jwt.jwks.refresh-interval", defaultValue = "60") int jwksRefreshMinutes) {
-        this.parser = parser;
+    public TokenIdentityProvider(PlatformKeys keys, Clock clock, UploadConfig config) {
+        this.parser = keys.parser();
         this.clock = clock;
         this.leewaySeconds = config.jwtLeeway();
-        long ttl = Math.min(config.verifiedTokenTtl().toNanos(), Duration.ofMinutes(jwksRefreshMinutes).toNanos());
+        long ttl = Math.min(config.verifiedTokenTtl().toNanos(), config.jwksRefresh().toNanos());
         this.verified = Caffeine.newBuilder().maximumSize(config.verifiedTokenMax())
                 .expireAfter(Expiry.<String, Verified>creating((token, v) -> Duration.ofNanos(Math.min(ttl,
                         Duration.ofSeconds(v.expiresAt() + leewaySeconds - clock.instant().getEpochSecond())
@@ -109,7 +107,8 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         if (known != null) {
             return Uni.createFrom().item(() -> identity(known.caller(), clientId));
         }
-        // A token not seen before may need the JWKS downloaded (a key id not yet known): off the event loop.
+        // A token not seen before: an ES256 check, and for a key id not yet known one JWKS download at most (at most
+        // one per upload.jwks-min-refresh for the whole service): off the event loop.
         return context.runBlocking(() -> identity(verify(token), clientId));
     }
 

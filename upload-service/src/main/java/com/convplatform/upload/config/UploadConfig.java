@@ -22,6 +22,20 @@ public interface UploadConfig {
     @WithDefault("http://localhost:8081/platform/management/jwks.json")
     String jwksUrl();
 
+    /**
+     * How often the JWKS is downloaded in the background, off every request's path. A key removed from the JWKS stops
+     * being accepted within this plus {@code verified-token-ttl} (which is never longer than this).
+     */
+    @WithDefault("PT30S")
+    Duration jwksRefresh();
+
+    /**
+     * Least time between two JWKS downloads made for tokens whose key id is unknown (a rotation reaches this replica
+     * before the next background download); tokens with made-up key ids cannot make it download more often.
+     */
+    @WithDefault("PT10S")
+    Duration jwksMinRefresh();
+
     /** Expected token issuer (management.jwt.issuer; mp.jwt.verify.issuer). */
     @WithDefault("platform-management")
     String jwtIssuer();
