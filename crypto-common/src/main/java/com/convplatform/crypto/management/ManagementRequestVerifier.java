@@ -3,6 +3,7 @@ package com.convplatform.crypto.management;
 import static com.convplatform.crypto.FailureCode.CERT_FETCH_BUSY;
 import static com.convplatform.crypto.FailureCode.CERT_HEADERS;
 import static com.convplatform.crypto.FailureCode.CERT_UNKNOWN;
+import static com.convplatform.crypto.FailureCode.SIGNATURE_MALFORMED;
 import static com.convplatform.crypto.FailureCode.SIGNATURE_MISMATCH;
 
 import java.net.URI;
@@ -10,6 +11,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -60,15 +62,23 @@ public final class ManagementRequestVerifier {
      * @param body the exact body bytes
      * @param fqdn the account FQDN named by the body
      * @param timestamp the body's timestamp field (null when absent)
-     * @param signature the Signature header
+     * @param signature the Signature header (SHA-1, spec 5.1), or null when not sent
      * @param certChainUrl the SignatureCertChainUrl header, or null
      * @param certUuid the SignatureCertUUID header, or null
+     * @param signature256 the Signature-256 header (SHA-256, this platform's extension of spec 5.1), or null when not
+     *        sent
      */
     public record Request(byte[] body, String fqdn, String timestamp, String signature, String certChainUrl,
-            String certUuid) {
+            String certUuid, String signature256) {
         public Request {
             Objects.requireNonNull(body, "body");
             Objects.requireNonNull(fqdn, "fqdn");
+        }
+
+        /** A request with the specification's headers only (no {@code Signature-256}). */
+        public Request(byte[] body, String fqdn, String timestamp, String signature, String certChainUrl,
+                String certUuid) {
+            this(body, fqdn, timestamp, signature, certChainUrl, certUuid, null);
         }
     }
 
@@ -77,11 +87,28 @@ public final class ManagementRequestVerifier {
      *
      * @param chain the signing chain (signing certificate first)
      * @param certificateSource the normalised chain URL, or "uuid:" and the certificate id
-     * @param algorithm the signature algorithm that verified
+     * @param algorithm the strongest signature algorithm that verified (SHA-256 when Signature-256 was sent)
      * @param timestamp the request's timestamp
+     * @param algorithms every algorithm that verified, one per signature header sent: Signature's first
      */
     public record Verified(ValidatedChain chain, String certificateSource, SignatureAlgorithm algorithm,
-            Instant timestamp) {
+            Instant timestamp, List<SignatureAlgorithm> algorithms) {
+        public Verified {
+            algorithms = List.copyOf(algorithms);
+        }
+
+        /** True when the request carried a {@code Signature-256} that verified. */
+        public boolean sha256() {
+            return algorithms.contains(SignatureAlgorithm.SHA256_WITH_RSA)
+                    || algorithms.contains(SignatureAlgorithm.SHA256_WITH_ECDSA);
+        }
+    }
+
+    /** One signature header sent, decoded. */
+    private record Sent(String header, byte[] raw, boolean sha256) {
+        SignatureAlgorithm algorithm(java.security.PublicKey key) throws VerificationException {
+            return sha256 ? Signatures.managementAlgorithm256(key) : Signatures.managementAlgorithm(key);
+        }
     }
 
     private final ChainValidator validator;
@@ -166,35 +193,76 @@ public final class ManagementRequestVerifier {
         }
         ChainCache.Entry entry = hasUrl ? chainFromUrl(key, loader) : cache.getValid(key, loader);
 
-        // Step 3: the signature over the exact bytes received.
-        byte[] signature = Signatures.decodeBase64(request.signature());
-        SignatureAlgorithm algorithm = Signatures.managementAlgorithm(entry.chain().publicKey());
-        if (!Signatures.verify(algorithm, entry.chain().publicKey(), request.body(), signature, providers)) {
+        // Step 3: the signatures over the exact bytes received: Signature (SHA-1, spec 5.1) and Signature-256 (SHA-256,
+        // the extension). At least one is needed; every one sent must verify, so adding Signature-256 never weakens
+        // a request, and an account that requires SHA-256 (the caller's policy) can drop Signature.
+        List<Sent> sent = decodeSignatures(request);
+        Sent failed = firstMismatch(sent, entry, request.body());
+        if (failed != null) {
             ChainCache.Entry refreshed;
             try {
                 refreshed = hasUrl ? cache.refresh(key, entry, refetchAfter, loader) : entry;
                 refreshed.chain().checkValidAt(clock.instant());
             } catch (VerificationException refetchFailed) {
-                throw new VerificationException(SIGNATURE_MISMATCH, "The signature does not verify with the key of "
+                throw new VerificationException(SIGNATURE_MISMATCH, "The " + failed.header()
+                        + " header does not verify with the key of "
                         + entry.chain().leaf().getSubjectX500Principal().getName()
                         + ", and downloading the certificate again to look for a new key failed ("
                         + refetchFailed.code() + ": " + refetchFailed.getMessage() + ")", refetchFailed);
             }
-            algorithm = Signatures.managementAlgorithm(refreshed.chain().publicKey());
-            if (refreshed == entry || !Signatures.verify(algorithm, refreshed.chain().publicKey(), request.body(),
-                    signature, providers)) {
-                throw new VerificationException(SIGNATURE_MISMATCH, "The signature does not verify with the key of "
+            Sent failedAgain = refreshed == entry ? failed : firstMismatch(sent, refreshed, request.body());
+            if (failedAgain != null) {
+                throw new VerificationException(SIGNATURE_MISMATCH, "The " + failedAgain.header()
+                        + " header does not verify with the key of "
                         + entry.chain().leaf().getSubjectX500Principal().getName() + " over the "
-                        + request.body().length
-                        + " body bytes received (" + algorithm.jcaName()
-                        + "); sign exactly the bytes you send, with the key of this certificate");
+                        + request.body().length + " body bytes received ("
+                        + failedAgain.algorithm(refreshed.chain().publicKey()).jcaName()
+                        + "); sign exactly the bytes you send, with the key of this certificate"
+                        + (sent.size() == 2 ? " (both signature headers are checked when both are sent)" : ""));
             }
             entry = refreshed;
+        }
+        List<SignatureAlgorithm> algorithms = new ArrayList<>(sent.size());
+        for (Sent s : sent) {
+            algorithms.add(s.algorithm(entry.chain().publicKey()));
         }
 
         // Step 4: freshness.
         Instant ts = window.check(request.timestamp());
-        return new Verified(entry.chain(), key, algorithm, ts);
+        return new Verified(entry.chain(), key, algorithms.get(algorithms.size() - 1), ts, algorithms);
+    }
+
+    /**
+     * The signature headers sent, decoded strictly: Signature first, then Signature-256. A header that is absent
+     * (null) is skipped; one that is present is decoded even when empty, so an empty header is malformed.
+     */
+    private static List<Sent> decodeSignatures(Request request) throws VerificationException {
+        List<Sent> sent = new ArrayList<>(2);
+        if (request.signature() != null) {
+            sent.add(new Sent(ManagementHeaders.SIGNATURE,
+                    Signatures.decodeBase64(request.signature(), ManagementHeaders.SIGNATURE), false));
+        }
+        if (request.signature256() != null) {
+            sent.add(new Sent(ManagementHeaders.SIGNATURE_256,
+                    Signatures.decodeBase64(request.signature256(), ManagementHeaders.SIGNATURE_256), true));
+        }
+        if (sent.isEmpty()) {
+            throw new VerificationException(SIGNATURE_MALFORMED, "No signature header: send "
+                    + ManagementHeaders.SIGNATURE + " (SHA1withRSA or SHA1withECDSA, spec 5.1), "
+                    + ManagementHeaders.SIGNATURE_256 + " (SHA256withRSA or SHA256withECDSA), or both");
+        }
+        return sent;
+    }
+
+    /** The first signature sent that does not verify with the entry's key, or null when all verify. */
+    private Sent firstMismatch(List<Sent> sent, ChainCache.Entry entry, byte[] body) throws VerificationException {
+        java.security.PublicKey key = entry.chain().publicKey();
+        for (Sent s : sent) {
+            if (!Signatures.verify(s.algorithm(key), key, body, s.raw(), providers)) {
+                return s;
+            }
+        }
+        return null;
     }
 
     /**

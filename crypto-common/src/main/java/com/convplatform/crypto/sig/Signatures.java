@@ -39,6 +39,16 @@ public final class Signatures {
                 "The key is " + key.getAlgorithm() + "; management requests are signed with RSA or ECDSA keys");
     }
 
+    /**
+     * The SHA-256 management algorithm for a key, for the {@code Signature-256} header (an extension of spec 5.1):
+     * SHA256withRSA for RSA, SHA256withECDSA for EC.
+     */
+    public static SignatureAlgorithm managementAlgorithm256(java.security.Key key) throws VerificationException {
+        return managementAlgorithm(key) == SignatureAlgorithm.SHA1_WITH_RSA
+                ? SignatureAlgorithm.SHA256_WITH_RSA
+                : SignatureAlgorithm.SHA256_WITH_ECDSA;
+    }
+
     /** Signs {@code data} and returns the standard Base64 of the signature. */
     public static String sign(SignatureAlgorithm algorithm, PrivateKey key, byte[] data, CryptoProviders providers) {
         try {
@@ -58,29 +68,39 @@ public final class Signatures {
      * @throws VerificationException {@code SIGNATURE_MALFORMED} when missing, not canonical Base64, or oversized
      */
     public static byte[] decodeBase64(String header) throws VerificationException {
+        return decodeBase64(header, "signature");
+    }
+
+    /**
+     * Decodes a signature header strictly; the messages name the header ({@code Signature-256}, for example).
+     *
+     * @throws VerificationException {@code SIGNATURE_MALFORMED} when missing, not canonical Base64, or oversized
+     */
+    public static byte[] decodeBase64(String header, String headerName) throws VerificationException {
+        String the = "The " + headerName;
         if (header == null || header.isEmpty()) {
-            throw new VerificationException(SIGNATURE_MALFORMED, "The signature header is missing or empty");
+            throw new VerificationException(SIGNATURE_MALFORMED, the + " header is missing or empty");
         }
         if (header.length() > MAX_SIGNATURE_BYTES * 2) {
-            throw new VerificationException(SIGNATURE_MALFORMED, "The signature header is too long");
+            throw new VerificationException(SIGNATURE_MALFORMED, the + " header is too long");
         }
         if (header.length() % 4 != 0) {
             throw new VerificationException(SIGNATURE_MALFORMED,
-                    "The signature is not padded standard Base64 (its length is not a multiple of 4)");
+                    the + " header is not padded standard Base64 (its length is not a multiple of 4)");
         }
         byte[] raw;
         try {
             raw = Base64.getDecoder().decode(header);
         } catch (IllegalArgumentException e) {
             throw new VerificationException(SIGNATURE_MALFORMED,
-                    "The signature is not standard Base64 (A-Z a-z 0-9 + / and = padding): " + e.getMessage());
+                    the + " header is not standard Base64 (A-Z a-z 0-9 + / and = padding): " + e.getMessage());
         }
         if (!Base64.getEncoder().encodeToString(raw).equals(header)) {
             throw new VerificationException(SIGNATURE_MALFORMED,
-                    "The signature is not canonical Base64 (non-zero padding bits)");
+                    the + " header is not canonical Base64 (non-zero padding bits)");
         }
         if (raw.length == 0 || raw.length > MAX_SIGNATURE_BYTES) {
-            throw new VerificationException(SIGNATURE_MALFORMED, "The signature has an impossible length");
+            throw new VerificationException(SIGNATURE_MALFORMED, the + " header has an impossible length");
         }
         return raw;
     }

@@ -64,9 +64,11 @@ class JavaKitExamplesTest {
                     JsonFields.topLevelString(body, "timestamp").orElse(null),
                     exchange.getRequestHeaders().getFirst(ManagementHeaders.SIGNATURE),
                     exchange.getRequestHeaders().getFirst(ManagementHeaders.CERT_CHAIN_URL),
-                    exchange.getRequestHeaders().getFirst(ManagementHeaders.CERT_UUID)), this::registered);
+                    exchange.getRequestHeaders().getFirst(ManagementHeaders.CERT_UUID),
+                    exchange.getRequestHeaders().getFirst(ManagementHeaders.SIGNATURE_256)), this::registered);
             status = 200;
-            answer = ("{\"token\":\"issued\",\"algorithm\":\"" + ok.algorithm().jcaName() + "\"}")
+            answer = ("{\"token\":\"issued\",\"algorithms\":\"" + ok.algorithms().stream()
+                    .map(a -> a.jcaName()).collect(java.util.stream.Collectors.joining(" ")) + "\"}")
                     .getBytes(StandardCharsets.UTF_8);
         } catch (VerificationException e) {
             status = 400;
@@ -92,7 +94,7 @@ class JavaKitExamplesTest {
         HttpResponse<String> response = TokenRequestExample.issueToken(platform(), "c-1a2b3c", FQDN,
                 "6f1c1a52-0000-4000-8000-00000000000a", KitVectors.dir().resolve("pki/client-rsa.key.pem"));
         assertEquals(200, response.statusCode(), response.body());
-        assertTrue(response.body().contains("SHA1withRSA"), response.body());
+        assertTrue(response.body().contains("\"SHA1withRSA SHA256withRSA\""), "both headers sent: " + response.body());
     }
 
     @Test
@@ -100,7 +102,8 @@ class JavaKitExamplesTest {
         HttpResponse<String> response = TokenRequestExample.issueToken(platform(), "c-1a2b3c", FQDN,
                 "6f1c1a52-0000-4000-8000-00000000000e", KitVectors.dir().resolve("pki/client-ec.key.pem"));
         assertEquals(200, response.statusCode(), response.body());
-        assertTrue(response.body().contains("SHA1withECDSA"), response.body());
+        assertTrue(response.body().contains("\"SHA1withECDSA SHA256withECDSA\""), "both headers sent: "
+                + response.body());
     }
 
     @Test

@@ -25,12 +25,12 @@ final class TokenRequestExample {
         PrivateKey key = Pem.parsePrivateKey(Files.readString(keyFile)); // RSA or EC, PKCS#8
         byte[] body = ("{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\""
                 + TimestampWindow.now(Clock.systemUTC()) + "\"}").getBytes(StandardCharsets.UTF_8);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(platform + "/platform/management/token/issue/"))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(platform + "/platform/management/token/issue/"))
                 .header("Content-Type", "application/json")
-                .header(ManagementHeaders.SIGNATURE, new ManagementRequestSigner(key).sign(body)) // these exact bytes
                 .header(ManagementHeaders.CERT_UUID, certificateUuid) // or CERT_CHAIN_URL for a CA-signed certificate
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
-        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        // Signature (SHA-1) and Signature-256 (SHA-256), over these exact bytes
+        new ManagementRequestSigner(key).headers(body, false).forEach(request::header);
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }
