@@ -544,6 +544,34 @@ def signed_requests() -> None:
          ec_sig(minified), "SIGNATURE_MISMATCH")
     case("ec-sha256-where-sha1-expected", "SHA256withECDSA by the right key, checked as SHA1withECDSA.", ec_files,
          minified, ec_sig(minified, hashes.SHA256()), "SIGNATURE_MISMATCH")
+    # Signature-256, this platform's extension of spec 5.1: SHA256withRSA / SHA256withECDSA over the same bytes.
+    rsa256_files = {**rsa_files, "algorithm": "SHA256withRSA"}
+    ec256_files = {**ec_files, "algorithm": "SHA256withECDSA"}
+    case("token-rsa-sha256-minified", "Signature-256: SHA256withRSA is deterministic too: reproduce signature_b64"
+         " exactly.", rsa256_files, minified, rsa_sig(rsa_client, minified, hashes.SHA256()), "OK")
+    case("token-rsa-sha256-non-ascii", "Signature-256 (SHA256withRSA) over the UTF-8 body with non-ASCII"
+         " characters.", rsa256_files, non_ascii, rsa_sig(rsa_client, non_ascii, hashes.SHA256()), "OK")
+    case("token-ec-sha256-minified", "Signature-256: SHA256withECDSA (DER), not deterministic: sign and verify with"
+         " the certificate, and verify this signature.", ec256_files, minified, ec_sig(minified, hashes.SHA256()),
+         "OK")
+    case("token-ec-sha256-pretty", "Signature-256 (SHA256withECDSA) over the pretty-printed body.", ec256_files,
+         pretty, ec_sig(pretty, hashes.SHA256()), "OK")
+    case("rsa-sha1-where-sha256-expected", "SHA1withRSA by the right key sent as Signature-256.", rsa256_files,
+         minified, rsa_sig(rsa_client, minified), "SIGNATURE_MISMATCH")
+    case("ec-sha1-where-sha256-expected", "SHA1withECDSA by the right key sent as Signature-256.", ec256_files,
+         minified, ec_sig(minified), "SIGNATURE_MISMATCH")
+    case("rsa-sha256-tampered-body", "A SHA256withRSA signature over the minified body sent with another body.",
+         rsa256_files, tampered, rsa_sig(rsa_client, minified, hashes.SHA256()), "SIGNATURE_MISMATCH")
+    case("rsa-sha256-other-key", "SHA256withRSA by another RSA key than the certificate's.", rsa256_files, minified,
+         rsa_sig(other_rsa, minified, hashes.SHA256()), "SIGNATURE_MISMATCH")
+    case("ec-sha256-tampered-body", "A SHA256withECDSA signature over the minified body sent with another body.",
+         ec256_files, tampered, ec_sig(minified, hashes.SHA256()), "SIGNATURE_MISMATCH")
+    good_rsa256 = rsa_sig(rsa_client, minified, hashes.SHA256())
+    case("rsa-sha256-signature-unpadded", "The good Signature-256 without '=' padding.", rsa256_files, minified,
+         good_rsa256.rstrip("="), "SIGNATURE_MALFORMED")
+    der256 = base64.b64decode(ec_sig(minified, hashes.SHA256()))
+    case("ec-sha256-signature-trailing-byte", "A good SHA256withECDSA DER signature with one byte appended.",
+         ec256_files, minified, b64(der256 + b"\x00"), "SIGNATURE_MALFORMED")
     der = base64.b64decode(ec_sig(minified))
     r, s = decode_dss_signature(der)
     case("ec-signature-raw-r-s", "The signature as raw r||s (64 bytes, IEEE P1363) instead of DER.", ec_files,
