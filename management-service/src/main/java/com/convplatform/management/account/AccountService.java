@@ -15,12 +15,14 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.chain.ChainValidator;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.sig.KeyPolicy;
+import com.convplatform.management.account.AccountViews.AccountSettings;
 import com.convplatform.management.account.AccountViews.AccountView;
 import com.convplatform.management.account.AccountViews.CertificateView;
 import com.convplatform.management.account.AccountViews.ClientView;
@@ -68,6 +70,7 @@ public class AccountService {
         a.businessId = in.businessId();
         a.webhookUrl = webhook;
         a.createdAt = clock.instant();
+        a.requireSha256 = Boolean.TRUE.equals(in.requireSha256());
         a.persist();
         return AccountView.of(a);
     }
@@ -85,13 +88,32 @@ public class AccountService {
     }
 
     /**
-     * The account registered for this FQDN. Accounts are never changed or removed, so one found is kept (at most
+     * The account registered for this FQDN. An account's id, FQDN and business never change and accounts are not
+     * removed (only {@link #requiresSha256} changes, and it is not kept here), so one found is kept (at most
      * {@value #CACHED} of them); an FQDN not found is not kept, so a new account is known at once.
      */
     public Optional<Signer> byFqdn(String fqdn) {
         return Optional.ofNullable(signers.get(fqdn.toLowerCase(Locale.ROOT),
                 key -> Account.<Account>find("fqdn", key).firstResultOptional()
                         .map(a -> new Signer(a.id, a.fqdn, a.businessId)).orElse(null)));
+    }
+
+    /** Changes the account's settings (its SHA-256 requirement); every replica applies it to the next request. */
+    @Transactional
+    public AccountView change(String accountId, AccountSettings settings) {
+        Account a = account(accountId);
+        a.requireSha256 = settings.requireSha256();
+        return AccountView.of(a);
+    }
+
+    /**
+     * Whether the account's signed requests must carry Signature-256. Read from the database on every call (one
+     * lookup by primary key, plain JDBC), as revocations are, so a change made through any replica applies at once
+     * everywhere; the signed API asks only for requests that come without Signature-256.
+     */
+    public boolean requiresSha256(String accountId) {
+        return SqlExists.exists(dataSource, "the account's SHA-256 requirement",
+                "select 1 from account where id = ? and require_sha256 = true", accountId);
     }
 
     @Transactional
@@ -121,9 +143,22 @@ public class AccountService {
                 .map(c -> c.accountId).orElse(null)));
     }
 
+    /** A certificate registration's answer: the certificate, and whether this call registered it. */
+    public record Registration(CertificateView certificate, boolean created) {
+    }
+
+    /**
+     * Registers a self-signed certificate for the account, once: the same certificate (the same DER encoding) sent
+     * again is answered with its existing registration ({@code created} false), so a retried or repeated call never
+     * makes a second id for one certificate. A revoked certificate stays revoked: registering it again is refused
+     * (409 {@code CERTIFICATE_REVOKED}, naming its id), since undoing a revocation by re-registering would let a
+     * withdrawn key back in; a new key pair and certificate are registered instead. Registrations for one account are
+     * serialised by a lock on its row, so two concurrent calls with one certificate make one registration.
+     */
     @Transactional
-    public CertificateView register(String accountId, String pem) {
-        Account a = account(accountId);
+    public Registration register(String accountId, String pem) {
+        Account a = Account.<Account>findByIdOptional(accountId, LockModeType.PESSIMISTIC_WRITE)
+                .orElseThrow(() -> new ApiException(404, "ACCOUNT_NOT_FOUND", "No account " + accountId));
         X509Certificate cert;
         try {
             List<X509Certificate> certs = Pem.parseCertificates(pem);
@@ -136,15 +171,29 @@ public class AccountService {
         } catch (VerificationException e) {
             throw bad(e.code().name(), e.getMessage());
         }
+        String fingerprint = fingerprint(cert);
+        Optional<RegisteredCertificate> existing = RegisteredCertificate
+                .<RegisteredCertificate>find("accountId = ?1 and sha256Fingerprint = ?2 order by createdAt", accountId,
+                        fingerprint)
+                .firstResultOptional();
+        if (existing.isPresent()) {
+            RegisteredCertificate r = existing.get();
+            if (r.revokedAt != null) {
+                throw new ApiException(409, "CERTIFICATE_REVOKED", "This certificate was registered as " + r.id
+                        + " and revoked at " + r.revokedAt + "; a revoked certificate stays revoked: create a new key"
+                        + " pair and certificate and register that");
+            }
+            return new Registration(CertificateView.of(r), false);
+        }
         RegisteredCertificate r = new RegisteredCertificate();
         r.id = UUID.randomUUID().toString();
         r.accountId = accountId;
         r.pem = Pem.toPem(cert);
-        r.sha256Fingerprint = fingerprint(cert);
+        r.sha256Fingerprint = fingerprint;
         r.notAfter = cert.getNotAfter().toInstant();
         r.createdAt = clock.instant();
         r.persist();
-        return CertificateView.of(r);
+        return new Registration(CertificateView.of(r), true);
     }
 
     public List<CertificateView> certificates(String accountId) {

@@ -9,18 +9,25 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseStatus;
+import org.jboss.resteasy.reactive.RestResponse;
 
 import com.convplatform.management.account.AccountService;
+import com.convplatform.management.account.AccountViews.AccountSettings;
 import com.convplatform.management.account.AccountViews.AccountView;
 import com.convplatform.management.account.AccountViews.CertificateView;
 import com.convplatform.management.account.AccountViews.ClientView;
@@ -29,6 +36,7 @@ import com.convplatform.management.account.AccountViews.NewCertificate;
 import com.convplatform.management.account.AccountViews.NewClient;
 import com.convplatform.management.token.TokenService;
 import com.convplatform.support.Roles;
+import com.fasterxml.jackson.databind.JsonNode;
 
 /** The operator API: accounts, clients, self-signed certificates and JWT key rotation. */
 @Path("/admin/v1")
@@ -51,7 +59,7 @@ public class AdminResource {
     @POST
     @Path("/accounts")
     @ResponseStatus(201)
-    @Operation(summary = "Register an account: one business, one FQDN, one webhook URL")
+    @Operation(summary = "Register an account: one business, one FQDN, one webhook URL; require_sha256 optional")
     @APIResponse(responseCode = "201", description = "The account")
     @APIResponse(responseCode = "400", description = "MISSING_FIELD, INVALID_NAME, INVALID_FQDN, INVALID_BUSINESS_ID,"
             + " INVALID_WEBHOOK_URL, MALFORMED_JSON")
@@ -73,6 +81,30 @@ public class AdminResource {
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public AccountView account(@PathParam("accountId") String accountId) {
         return accounts.get(accountId);
+    }
+
+    @PATCH
+    @Path("/accounts/{accountId}")
+    @Operation(summary = "Change an account's settings: require_sha256 (the only field that can change)")
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = AccountSettings.class)))
+    @APIResponse(responseCode = "200", description = "The account as it is now")
+    @APIResponse(responseCode = "400", description = "MISSING_FIELD, INVALID_REQUIRE_SHA256, FIELD_NOT_CHANGEABLE,"
+            + " MALFORMED_JSON")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public AccountView changeAccount(@PathParam("accountId") String accountId, JsonNode in) {
+        return accounts.change(accountId, AccountSettings.of(in));
+    }
+
+    @PUT
+    @Path("/accounts/{accountId}")
+    @Operation(summary = "Set an account's settings: the same object as PATCH (require_sha256 is its only field)")
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = AccountSettings.class)))
+    @APIResponse(responseCode = "200", description = "The account as it is now")
+    @APIResponse(responseCode = "400", description = "MISSING_FIELD, INVALID_REQUIRE_SHA256, FIELD_NOT_CHANGEABLE,"
+            + " MALFORMED_JSON")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public AccountView replaceAccountSettings(@PathParam("accountId") String accountId, JsonNode in) {
+        return accounts.change(accountId, AccountSettings.of(in));
     }
 
     @POST
@@ -97,15 +129,20 @@ public class AdminResource {
 
     @POST
     @Path("/accounts/{accountId}/certificates")
-    @ResponseStatus(201)
-    @Operation(summary = "Register a self-signed certificate; its certificate_uuid goes in SignatureCertUUID")
-    @APIResponse(responseCode = "201", description = "The registered certificate")
+    @Operation(summary = "Register a self-signed certificate (once); its certificate_uuid goes in SignatureCertUUID")
+    @APIResponse(responseCode = "201", description = "The certificate, registered now")
+    @APIResponse(responseCode = "200", description = "The certificate was registered already (registering is"
+            + " idempotent): its existing registration, with the same certificate_uuid")
     @APIResponse(responseCode = "400", description = "MISSING_FIELD, CERT_MALFORMED, CERT_EXPIRED,"
             + " CERT_NOT_YET_VALID, CERT_NAME_MISMATCH, CERT_CHAIN_INVALID, CERT_KEY_UNSUPPORTED, MALFORMED_JSON")
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
-    public CertificateView register(@PathParam("accountId") String accountId,
+    @APIResponse(responseCode = "409", description = "CERTIFICATE_REVOKED: this certificate was registered and"
+            + " revoked (the message names its certificate_uuid); register a new one")
+    public RestResponse<CertificateView> register(@PathParam("accountId") String accountId,
             @NotNull(message = MISSING_BODY) @Valid NewCertificate in) {
-        return accounts.register(accountId, in.certificate());
+        AccountService.Registration r = accounts.register(accountId, in.certificate());
+        RestResponse.Status status = r.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK;
+        return RestResponse.status(status, r.certificate());
     }
 
     @GET

@@ -2,12 +2,14 @@ package com.convplatform.management.admin;
 
 import static com.convplatform.management.Fixtures.OPERATOR;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.time.Instant;
 import java.util.Map;
@@ -158,6 +160,40 @@ class AdminApiTest {
         given().header("Authorization", OPERATOR).get(path).then().body("[0].revoked_at", not(equalTo(null)));
         refused(given().header("Authorization", OPERATOR).delete(path + "/" + UUID.randomUUID()).then(), 404,
                 "CERTIFICATE_NOT_FOUND");
+    }
+
+    @Test
+    void registeringACertificateAgainAnswersItsExistingIdAndARevokedOneStaysRevoked() {
+        String fqdn = uniqueFqdn();
+        String path = "/admin/v1/accounts/" + Fixtures.account(fqdn) + "/certificates";
+        var kp = KeyPairs.rsa(2048);
+        var cert = CertificateBuilder.selfSigned(kp, fqdn, Instant.now().plusSeconds(86400), fqdn);
+        String uuid = post(path, Map.of("certificate", Pem.toPem(cert))).statusCode(201)
+                .extract().path("certificate_uuid");
+
+        // The same certificate again, also with other PEM line breaks: its registration, not a second one.
+        post(path, Map.of("certificate", Pem.toPem(cert))).statusCode(200).body("certificate_uuid", equalTo(uuid))
+                .body("revoked_at", equalTo(null));
+        post(path, Map.of("certificate", Pem.toPem(cert).replace("\n", "\r\n"))).statusCode(200)
+                .body("certificate_uuid", equalTo(uuid));
+        given().header("Authorization", OPERATOR).get(path).then().statusCode(200).body("$", hasSize(1));
+
+        // Another certificate of the same key and name is another registration.
+        var renewed = CertificateBuilder.selfSigned(kp, fqdn, Instant.now().plusSeconds(2 * 86400), fqdn);
+        String second = post(path, Map.of("certificate", Pem.toPem(renewed))).statusCode(201)
+                .extract().path("certificate_uuid");
+        assertNotEquals(uuid, second);
+
+        // The same certificate for another account fails its name check there, as any certificate of another FQDN.
+        refused(post("/admin/v1/accounts/" + Fixtures.account(uniqueFqdn()) + "/certificates",
+                Map.of("certificate", Pem.toPem(cert))), 400, "CERT_NAME_MISMATCH");
+
+        // Revoked, it stays revoked: registering it again is refused, naming the revoked id; nothing is added.
+        given().header("Authorization", OPERATOR).delete(path + "/" + uuid).then().statusCode(204);
+        refused(post(path, Map.of("certificate", Pem.toPem(cert))), 409, "CERTIFICATE_REVOKED");
+        post(path, Map.of("certificate", Pem.toPem(cert))).body("error_message", containsString(uuid));
+        given().header("Authorization", OPERATOR).get(path).then().statusCode(200).body("$", hasSize(2))
+                .body("find { it.certificate_uuid == '" + uuid + "' }.revoked_at", notNullValue());
     }
 
     @Test
