@@ -113,9 +113,11 @@ public final class PlatformCli {
     private static int handleUsageError(ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println("error: " + ex.getMessage());
+        // picocli starts some of its messages (argument groups) with "Error: " itself; say it once.
+        String message = String.valueOf(ex.getMessage()).replaceFirst("^Error: ", "");
+        err.println("error: " + message);
         UnmatchedArgumentException.printSuggestions(ex, err);
-        if (cmd.getCommandSpec().subcommands().isEmpty() || !String.valueOf(ex.getMessage()).startsWith("Missing")) {
+        if (cmd.getCommandSpec().subcommands().isEmpty() || !message.startsWith("Missing")) {
             err.print(cmd.getHelp().synopsisHeading() + cmd.getHelp().synopsis(0));
         } else {
             err.print(cmd.getUsageMessage());

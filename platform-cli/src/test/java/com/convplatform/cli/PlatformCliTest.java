@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +62,23 @@ class PlatformCliTest {
         assertEquals(2, r.exitCode(), r::toString);
         assertTrue(r.err().contains("Missing required subcommand"), r::toString);
         assertTrue(r.err().contains("check-chain"), "lists the commands: " + r);
+    }
+
+    @Test
+    void aUsageErrorSaysErrorOnce() {
+        // picocli's argument-group messages carry their own "Error: " prefix: one of each kind.
+        CliRun.Result exclusive = CliRun.run("cert", "create", "--fqdn", "a.example", "--rsa", "--ec");
+        CliRun.Result missing = CliRun.run("request", "token", "--base-url", "http://127.0.0.1:9", "--fqdn",
+                "a.example", "--client-id", "c", "--key", dir.resolve("key.pem").toString());
+
+        assertEquals(2, exclusive.exitCode(), exclusive::toString);
+        assertTrue(exclusive.err().startsWith("error: --rsa, --ec are mutually exclusive"), exclusive::toString);
+        assertEquals(2, missing.exitCode(), missing::toString);
+        assertTrue(missing.err().startsWith("error: Missing required argument"), missing::toString);
+        for (CliRun.Result r : new CliRun.Result[]{exclusive, missing}) {
+            assertFalse(r.err().toLowerCase(Locale.ROOT).contains("error: error"), r::toString);
+            assertTrue(r.err().contains("Usage: platform-cli "), "the synopsis follows: " + r);
+        }
     }
 
     @Test
