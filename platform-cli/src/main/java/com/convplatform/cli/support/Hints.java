@@ -6,7 +6,9 @@ import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
 
 /**
- * What to do about each {@link FailureCode}, worded for the side that has to fix it. The switch has no default, so a
+ * What to do about each {@link FailureCode}, worded for the person who reads it: for {@link Side#MANAGEMENT} the
+ * integrator who signs requests; for {@link Side#HOOK} the one who runs the receiver, who cannot change what the sender
+ * sent but decides what to do with the hook and what to check on their own side. The switch has no default, so a
  * code added to crypto-common does not compile here until it has a fix; the README's troubleshooting table mirrors
  * this class.
  */
@@ -20,6 +22,8 @@ public final class Hints {
         HOOK
     }
 
+    private static final String CONTACT = " If the platform's own hooks fail this way, contact the platform.";
+
     private Hints() {
     }
 
@@ -29,33 +33,43 @@ public final class Hints {
         return switch (code) {
             case CERT_HEADERS -> "Send exactly one of SignatureCertChainUrl (CA-signed certificate, --cert-url) and"
                     + " SignatureCertUUID (registered self-signed certificate, --cert-uuid).";
-            case CERT_URL_MALFORMED -> "Use a plain absolute URL https://host/path: no user@, no ?query, no #fragment,"
-                    + " no %2e/%2f encodings, no backslashes or spaces.";
+            case CERT_URL_MALFORMED -> hook
+                    ? "The hook's certificate URL is not a plain https://host/path, which the platform never sends:"
+                            + " do not act on this hook." + CONTACT
+                    : "Use a plain absolute URL https://host/path: no user@, no ?query, no #fragment,"
+                            + " no %2e/%2f encodings, no backslashes or spaces.";
             case CERT_URL_SCHEME -> hook
-                    ? "Hook certificates are only fetched over https; check the signature-certificate-url header."
+                    ? "The hook's certificate URL is not https, which the platform never sends: do not act on this"
+                            + " hook." + CONTACT
                     : "Serve the chain over https and send an https:// URL.";
             case CERT_URL_HOST -> hook
-                    ? "The host must be a subdomain of a configured platform domain (--domain); check the domain"
-                            + " you passed, and that the header came from the platform."
+                    ? "The certificate URL's host is not a subdomain of a platform domain this receiver trusts: check"
+                            + " the domain you configured (--domain); otherwise the hook did not come from the platform:"
+                            + " do not act on it."
                     : "Host the chain on the FQDN registered for your account (the body's fqdn), no IP address,"
                             + " no trailing dot.";
             case CERT_URL_PATH -> hook
-                    ? "The path must be exactly /platform/hooks/certificate/."
+                    ? "The platform's certificate URL path is exactly /platform/hooks/certificate/; this hook names"
+                            + " another, so it did not come from the platform: do not act on it."
                     : "Put the chain file under /client.api/ (case-sensitive), for example"
                             + " https://<fqdn>/client.api/chain.pem.";
-            case CERT_URL_PORT -> "Drop the port from the URL, or use :443.";
+            case CERT_URL_PORT -> hook
+                    ? "The platform's certificate URL has no port (or :443); this hook names another, so it did not"
+                            + " come from the platform: do not act on it."
+                    : "Drop the port from the URL, or use :443.";
             case CERT_FETCH_FAILED -> hook
-                    ? "The certificate URL must answer 200 with {\"certificate\": \"<PEM>\"} within 5 s, no redirect,"
-                            + " over TLS trusted by this machine (add a private CA with --trust; point the host at"
-                            + " a test server with --resolve host=address:port)."
+                    ? "The platform's certificate could not be downloaded: check that this machine reaches the"
+                            + " certificate URL over HTTPS (for a local or staging platform add its CA with --trust,"
+                            + " and point the host at it with --resolve host=address:port)." + CONTACT
                     : "The chain URL must answer 200 with the PEM file directly (no redirect) within 5 s, from a"
                             + " server whose TLS certificate is publicly trusted for that host.";
             case CERT_FETCH_BUSY ->
                 "Downloads from that host are already running at the most allowed at once: wait a few"
                         + " seconds and send the request again (the answer's Retry-After says how long).";
             case CERT_MALFORMED -> hook
-                    ? "The certificate document must be a JSON object whose 'certificate' string holds PEM"
-                            + " CERTIFICATE blocks, signing certificate first."
+                    ? "The certificate URL did not answer with the platform's certificate document (a JSON object"
+                            + " whose 'certificate' holds PEM blocks): check that --resolve, if you use it, points at"
+                            + " the platform." + CONTACT
                     : "The file must hold only -----BEGIN CERTIFICATE----- blocks, signing certificate first, then"
                             + " the intermediates; never a private key.";
             case CERT_UNKNOWN -> "Register the self-signed certificate with the platform operator and send the"
@@ -78,22 +92,32 @@ public final class Hints {
                     : "Send the intermediates after the signing certificate, and use a CA the platform trusts (for"
                             + " a local test CA, pass its root with --trust FILE). A self-signed certificate is"
                             + " registered instead and sent with --cert-uuid (check it with --self-signed).";
-            case CERT_CHAIN_INVALID -> "The chain is broken (the message names the certificate and the check):"
-                    + " reissue from a proper CA, or register a self-signed certificate instead.";
+            case CERT_CHAIN_INVALID -> hook
+                    ? "The platform's certificate chain is broken (the message names the certificate and the check):"
+                            + " do not act on this hook, and contact the platform."
+                    : "The chain is broken (the message names the certificate and the check): reissue from a proper"
+                            + " CA, or register a self-signed certificate instead.";
             case CERT_KEY_UNSUPPORTED -> hook
                     ? "Hooks are signed with RSA (2048 bits or more); the platform's certificate has another key."
                     : "Use an RSA key of 2048 bits or more, or an EC key on P-256, P-384 or P-521.";
-            case SIGNATURE_MALFORMED -> "Send standard padded Base64 of the raw signature, on one line, with nothing"
-                    + " else in the header (platform-cli sign prints exactly that). A signature of the wrong length"
-                    + " or shape usually means the key type does not match the certificate (an EC key for an RSA"
-                    + " certificate, or the other way round).";
+            case SIGNATURE_MALFORMED -> hook
+                    ? "The hook's signature header is not one line of standard padded Base64, which the platform"
+                            + " always sends: check that nothing between the platform and this receiver (a proxy)"
+                            + " rewrites headers; otherwise the hook is not the platform's: do not act on it."
+                    : "Send standard padded Base64 of the raw signature, on one line, with nothing"
+                            + " else in the header (platform-cli sign prints exactly that). A signature of the wrong length"
+                            + " or shape usually means the key type does not match the certificate (an EC key for an RSA"
+                            + " certificate, or the other way round).";
             case SIGNATURE_MISMATCH -> hook
-                    ? "Verify the body bytes exactly as received (before any JSON parsing or re-encoding) with the"
-                            + " signature header of the same request."
+                    ? "The body is not what the platform signed: it was changed on the way, or signed with another"
+                            + " key. Do not act on this hook. If the platform's own hooks fail this way, verify the body"
+                            + " bytes exactly as received (before any JSON parsing or re-encoding), and check that"
+                            + " nothing on the way (a proxy) rewrites them."
                     : "Sign exactly the bytes you send (no re-serialising after signing) with the private key of"
                             + " the certificate you named.";
             case TIMESTAMP_MALFORMED -> hook
-                    ? "The body must be one plain JSON object with signature_timestamp as YYYY-MM-DDThh:mm:ssZ."
+                    ? "The body has no signature_timestamp of the form YYYY-MM-DDThh:mm:ssZ, which the platform always"
+                            + " sends: do not act on this hook; check that the body is passed on exactly as received."
                     : "Send timestamp as UTC whole seconds: YYYY-MM-DDThh:mm:ssZ (capital T and Z).";
             case TIMESTAMP_OUT_OF_WINDOW -> hook
                     ? "Hooks are fresh for 120 s: check this machine's clock (NTP); to replay a captured hook pass"

@@ -89,7 +89,10 @@ class CheckUrlCommandTest {
         assertTrue(lines.get(1).contains(": CERT_URL_HOST: "), lines.get(1));
         assertTrue(lines.get(2).contains(": CERT_URL_HOST: "), lines.get(2));
         assertTrue(lines.get(3).contains(": CERT_URL_PATH: "), lines.get(3));
-        assertTrue(r.err().contains("fix CERT_URL_HOST: The host must be a subdomain"), r::toString);
+        assertTrue(
+                r.err().contains(
+                        "fix CERT_URL_HOST: The certificate URL's host is not a subdomain of a platform domain"),
+                r::toString);
     }
 
     @Test

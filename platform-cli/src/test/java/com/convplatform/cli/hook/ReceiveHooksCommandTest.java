@@ -135,7 +135,9 @@ class ReceiveHooksCommandTest {
         CliRun.Result r = run.get(30, TimeUnit.SECONDS);
         assertEquals(1, r.exitCode(), r::toString);
         assertTrue(r.out().contains("NOT VERIFIED delivery=d-tampered: SIGNATURE_MISMATCH"), r::toString);
-        assertTrue(r.out().contains("  fix:"), r::toString);
+        // The fix speaks to whoever runs the receiver: what the failure means for this hook, not how to send one.
+        assertTrue(r.out().contains("  fix:   The body is not what the platform signed"), r::toString);
+        assertTrue(r.out().contains("Do not act on this hook."), r::toString);
         assertTrue(r.out().contains("\nVERIFIED delivery=d-good attempt=1"), r::toString);
     }
 
