@@ -17,4 +17,6 @@ public class Account extends PanacheEntityBase {
     public String businessId;
     public String webhookUrl;
     public Instant createdAt;
+    /** Signed requests must carry a valid Signature-256 (SHA-256); Signature (SHA-1) alone is refused. */
+    public boolean requireSha256;
 }

@@ -10,19 +10,26 @@ import jakarta.validation.constraints.Size;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.convplatform.support.ApiException;
+import com.fasterxml.jackson.databind.JsonNode;
+
 /** The API shapes of accounts, clients and certificates; entities never leave the service. */
 public final class AccountViews {
     private AccountViews() {
     }
 
     static final String INVALID_NAME = "INVALID_NAME: name must be 1 to 200 characters";
+    static final String REQUIRE_SHA256 = "true: the account's signed requests must carry a valid Signature-256"
+            + " (SHA256withRSA or SHA256withECDSA over the body); one with Signature (SHA-1) only is refused with"
+            + " SIGNATURE_256_REQUIRED. false (the default): Signature, Signature-256 or both";
 
     /** A new account (the FQDN is kept in lower case). */
     public record NewAccount(
             @NotBlank(message = INVALID_NAME) @Size(max = 200, message = INVALID_NAME) @Schema(example = "Example Shop") String name,
             @NotNull(message = INVALID_FQDN) @Size(max = 253, message = INVALID_FQDN) @Pattern(regexp = FQDN, flags = Pattern.Flag.CASE_INSENSITIVE, message = INVALID_FQDN) @Schema(example = "client.example.com") String fqdn,
             @NotNull(message = INVALID_BUSINESS) @Pattern(regexp = "[0-9]{1,32}", message = INVALID_BUSINESS) @Schema(example = "4711") String businessId,
-            @NotNull(message = INVALID_WEBHOOK) @Size(max = 2048, message = INVALID_WEBHOOK) @Schema(example = "https://client.example.com/hooks") String webhookUrl) {
+            @NotNull(message = INVALID_WEBHOOK) @Size(max = 2048, message = INVALID_WEBHOOK) @Schema(example = "https://client.example.com/hooks") String webhookUrl,
+            @Schema(description = REQUIRE_SHA256, defaultValue = "false") Boolean requireSha256) {
         static final String FQDN = "([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?";
         static final String INVALID_FQDN = "INVALID_FQDN: fqdn must be a fully qualified DNS name such as"
                 + " client.example.com (no trailing dot, no IP address, no scheme or path)";
@@ -40,9 +47,42 @@ public final class AccountViews {
     }
 
     public record AccountView(String accountId, String name, String fqdn, String businessId, String webhookUrl,
-            Instant createdAt) {
+            Instant createdAt, @Schema(description = REQUIRE_SHA256) boolean requireSha256) {
         static AccountView of(Account a) {
-            return new AccountView(a.id, a.name, a.fqdn, a.businessId, a.webhookUrl, a.createdAt);
+            return new AccountView(a.id, a.name, a.fqdn, a.businessId, a.webhookUrl, a.createdAt, a.requireSha256);
+        }
+    }
+
+    /**
+     * The account settings an operator may change after creation: only {@code require_sha256}. PATCH and PUT take the
+     * same object (it has one field); any other field is refused, so that nobody believes an FQDN was changed.
+     */
+    public record AccountSettings(@Schema(description = REQUIRE_SHA256, required = true) boolean requireSha256) {
+        static final String FIELD = "require_sha256";
+
+        /** Reads the settings strictly from a request body. */
+        public static AccountSettings of(JsonNode body) {
+            if (body == null || !body.isObject()) {
+                throw new ApiException(400, "MISSING_FIELD", "Send a JSON object: {\"" + FIELD + "\": true}");
+            }
+            for (var names = body.fieldNames(); names.hasNext();) {
+                String name = names.next();
+                if (!name.equals(FIELD)) {
+                    throw new ApiException(400, "FIELD_NOT_CHANGEABLE", "'" + abbreviate(name) + "' cannot be"
+                            + " changed: only " + FIELD + " can; name, fqdn, business_id and webhook_url are fixed"
+                            + " when the account is created");
+                }
+            }
+            JsonNode value = body.get(FIELD);
+            if (value == null || !value.isBoolean()) {
+                throw new ApiException(400, value == null ? "MISSING_FIELD" : "INVALID_REQUIRE_SHA256",
+                        FIELD + " must be true or false (JSON booleans)");
+            }
+            return new AccountSettings(value.booleanValue());
+        }
+
+        private static String abbreviate(String s) {
+            return s.length() <= 40 ? s : s.substring(0, 40) + "...";
         }
     }
 

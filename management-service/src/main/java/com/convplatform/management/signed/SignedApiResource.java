@@ -36,8 +36,10 @@ import io.vertx.core.net.SocketAddress;
 @Produces(MediaType.APPLICATION_JSON)
 @PermitAll
 @Tag(name = "signed API", description = "Requests signed by the external client (spec 5.1): SHA1withRSA or"
-        + " SHA1withECDSA over the exact body bytes, Base64 in Signature, and exactly one of SignatureCertChainUrl"
-        + " (CA-signed) or SignatureCertUUID (registered self-signed)")
+        + " SHA1withECDSA over the exact body bytes, Base64 in Signature, and/or (this platform's extension)"
+        + " SHA256withRSA or SHA256withECDSA over the same bytes in Signature-256; every signature header sent must"
+        + " verify, and an account whose require_sha256 is set needs Signature-256. Plus exactly one of"
+        + " SignatureCertChainUrl (CA-signed) or SignatureCertUUID (registered self-signed)")
 @APIResponse(responseCode = "400", description = SignedApiResource.REFUSALS)
 @APIResponse(responseCode = "413", description = "BODY_TOO_LARGE: management requests are small JSON objects (64 KiB)")
 @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json")
@@ -50,11 +52,18 @@ public class SignedApiResource {
     static final String REFUSALS = "Verification failed (spec 5.1), in its order: CERT_HEADERS, CERT_URL_MALFORMED,"
             + " CERT_URL_SCHEME, CERT_URL_HOST, CERT_URL_PATH, CERT_URL_PORT, CERT_FETCH_FAILED, CERT_MALFORMED,"
             + " CERT_UNKNOWN, CERT_NOT_YET_VALID, CERT_EXPIRED, CERT_NAME_MISMATCH, CERT_UNTRUSTED,"
-            + " CERT_CHAIN_INVALID, CERT_KEY_UNSUPPORTED, SIGNATURE_MALFORMED, SIGNATURE_MISMATCH,"
+            + " CERT_CHAIN_INVALID, CERT_KEY_UNSUPPORTED, SIGNATURE_MALFORMED, SIGNATURE_MISMATCH (of Signature or"
+            + " Signature-256: the message names the header),"
             + " TIMESTAMP_MALFORMED, TIMESTAMP_OUT_OF_WINDOW; or the body: MALFORMED_JSON, MISSING_FIELD,"
-            + " UNKNOWN_ACCOUNT; or CERT_BLOCKED (a certificate of the chain is blocked by the operator)";
+            + " UNKNOWN_ACCOUNT; SIGNATURE_256_REQUIRED (the account requires Signature-256 and the request has"
+            + " none; checked before the certificate); or CERT_BLOCKED (a certificate of the chain is blocked by the"
+            + " operator)";
     private static final String SIGNATURE = "Base64 of the SHA1withRSA or SHA1withECDSA signature over the exact"
-            + " body bytes";
+            + " body bytes (spec 5.1). Send it, Signature-256, or both; an account that requires SHA-256 may leave it"
+            + " out";
+    private static final String SIGNATURE_256 = "Base64 of the SHA256withRSA or SHA256withECDSA signature over the"
+            + " same exact body bytes, with the same key (this platform's extension of spec 5.1). When both headers"
+            + " are sent, both must verify; required for accounts whose require_sha256 is set";
     private static final String CHAIN_URL = "CA-signed certificates: https URL of the PEM chain (signing certificate"
             + " first), host equal to the account's FQDN, path under /client.api/, port 443 if any. Send this or"
             + " SignatureCertUUID, never both";
@@ -74,9 +83,10 @@ public class SignedApiResource {
 
     /** The headers of a signed request, bound by Quarkus REST as one parameter container. */
     public record Headers(@HeaderParam("Content-Type") String contentType,
-            @Parameter(description = SIGNATURE, required = true) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
+            @Parameter(description = SIGNATURE) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
             @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String certChainUrl,
-            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid) {
+            @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid,
+            @Parameter(description = SIGNATURE_256) @HeaderParam(ManagementHeaders.SIGNATURE_256) String signature256) {
     }
 
     private final SignedRequestService service;

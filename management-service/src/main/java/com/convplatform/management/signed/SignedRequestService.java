@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.ClientList;
@@ -119,11 +120,22 @@ public class SignedRequestService {
         AccountService.Signer account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
                 "No account is registered for the FQDN '" + abbreviate(fqdn) + "'"));
         limits.checkAccount(account.fqdn());
+        // The account's policy, before any certificate work: a request it will refuse costs no chain download.
+        if (h.signature256() == null && accounts.requiresSha256(account.id())) {
+            throw refuse(400, "SIGNATURE_256_REQUIRED", "The account of " + account.fqdn() + " requires SHA-256"
+                    + " signatures: send " + ManagementHeaders.SIGNATURE_256 + " (SHA256withRSA or SHA256withECDSA over"
+                    + " the exact body bytes, Base64), with or without " + ManagementHeaders.SIGNATURE);
+        }
         var request = new ManagementRequestVerifier.Request(body, account.fqdn(), json.get("timestamp").asText(),
-                h.signature(), h.certChainUrl(), h.certUuid());
+                h.signature(), h.certChainUrl(), h.certUuid(), h.signature256());
         Timer.Sample verification = Timer.start(metrics);
         try {
-            blocks.check(verifier.verify(request, uuid -> accounts.activeCertificate(account.id(), uuid)).chain());
+            ManagementRequestVerifier.Verified verified = verifier.verify(request,
+                    uuid -> accounts.activeCertificate(account.id(), uuid));
+            blocks.check(verified.chain());
+            metrics.counter("management.signed.accepted", "signatures", verified.sha256()
+                    ? (verified.algorithms().size() == 2 ? "both" : "sha256")
+                    : "sha1").increment();
         } catch (VerificationException e) {
             // a busy certificate host is not the request's fault: the same request may succeed a little later
             boolean busy = e.code() == FailureCode.CERT_FETCH_BUSY;
