@@ -1,23 +1,15 @@
 package com.convplatform.management.block;
 
 import java.security.cert.X509Certificate;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-
-import javax.sql.DataSource;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
 
 import org.jboss.logging.Logger;
 
@@ -27,6 +19,7 @@ import com.convplatform.management.account.AccountService;
 import com.convplatform.support.ApiException;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 
@@ -46,31 +39,28 @@ public class CertificateBlocks {
     public record Block(String sha256Fingerprint, String reason, Instant blockedAt) {
     }
 
-    private final DataSource dataSource;
     private final ManagementRequestVerifier verifier;
     private final Clock clock;
     private final MeterRegistry metrics;
-    private volatile Set<String> blocked = Set.of();
+    private volatile Set<String> blocked;
     private long lastPurge;
 
-    public CertificateBlocks(DataSource dataSource, ManagementRequestVerifier verifier, Clock clock,
-            MeterRegistry metrics) {
-        this.dataSource = dataSource;
+    public CertificateBlocks(ManagementRequestVerifier verifier, Clock clock, MeterRegistry metrics) {
         this.verifier = verifier;
         this.clock = clock;
         this.metrics = metrics;
         // Earlier purges do not concern a replica that starts with an empty cache.
-        this.lastPurge = query("select coalesce(max(id), 0) from chain_purge", r -> r.getLong(1)).get(0);
-        this.blocked = Set.copyOf(query("select sha256_fingerprint from blocked_certificate", r -> r.getString(1)));
+        QuarkusTransaction.requiringNew().run(() -> {
+            Long newest = ChainPurge.find("select max(id) from ChainPurge").project(Long.class).firstResult();
+            lastPurge = newest == null ? 0 : newest;
+            blocked = fingerprints();
+        });
     }
 
     /** Refuses a verified chain that holds a blocked certificate (400 CERT_BLOCKED). */
     public void check(ValidatedChain chain) {
         Set<String> now = blocked;
-        if (now.isEmpty()) {
-            return;
-        }
-        for (X509Certificate c : chain.certificates()) {
+        for (X509Certificate c : now.isEmpty() ? List.<X509Certificate>of() : chain.certificates()) {
             String fingerprint = AccountService.fingerprint(c);
             if (now.contains(fingerprint)) {
                 metrics.counter("management.signed.rejections", "code", "CERT_BLOCKED").increment();
@@ -82,41 +72,42 @@ public class CertificateBlocks {
     }
 
     /** Blocks a certificate; blocking one that is already blocked keeps the first reason. */
+    @Transactional
     public Block block(String fingerprint, String reason) {
         String fp = normalise(fingerprint);
-        Instant at = clock.instant();
-        if (query("select 1 from blocked_certificate where sha256_fingerprint = ?", r -> 1, fp).isEmpty()) {
-            try {
-                update("insert into blocked_certificate (sha256_fingerprint, reason, blocked_at) values (?, ?, ?)", fp,
-                        reason, Timestamp.from(at));
-            } catch (IllegalStateException e) {
-                // blocked through another replica in the meantime: its row stands
-                if (!(e.getCause() instanceof SQLException sql) || !"23505".equals(sql.getSQLState())) {
-                    throw e;
-                }
-            }
+        BlockedCertificate b = BlockedCertificate.findById(fp);
+        if (b == null) {
+            b = new BlockedCertificate();
+            b.sha256Fingerprint = fp;
+            b.reason = reason;
+            b.blockedAt = clock.instant();
+            b.persist();
         }
-        refresh();
-        return list().stream().filter(b -> b.sha256Fingerprint().equals(fp)).findFirst().orElseThrow();
+        blocked = fingerprints();
+        return view(b);
     }
 
     /** Lifts a block; false when the certificate was not blocked. */
+    @Transactional
     public boolean unblock(String fingerprint) {
-        boolean removed = update("delete from blocked_certificate where sha256_fingerprint = ?",
-                normalise(fingerprint)) > 0;
-        refresh();
+        boolean removed = BlockedCertificate.deleteById(normalise(fingerprint));
+        blocked = fingerprints();
         return removed;
     }
 
+    @Transactional
     public List<Block> list() {
-        return query("select sha256_fingerprint, reason, blocked_at from blocked_certificate order by blocked_at",
-                r -> new Block(r.getString(1), r.getString(2), r.getTimestamp(3).toInstant()));
+        return BlockedCertificate.<BlockedCertificate>listAll().stream().map(CertificateBlocks::view).toList();
     }
 
     /** Drops the cached chains of one account (null: of all accounts) on every replica. */
     public void purge(String fqdn) {
-        update("insert into chain_purge (fqdn, requested_at) values (?, ?)",
-                fqdn == null ? null : fqdn.toLowerCase(Locale.ROOT), Timestamp.from(clock.instant()));
+        QuarkusTransaction.requiringNew().run(() -> {
+            ChainPurge p = new ChainPurge();
+            p.fqdn = fqdn == null ? null : fqdn.toLowerCase(Locale.ROOT);
+            p.requestedAt = clock.instant();
+            p.persist();
+        });
         refresh();
     }
 
@@ -124,22 +115,28 @@ public class CertificateBlocks {
     @Scheduled(every = "${management.blocks.refresh}", delayed = "${management.blocks.refresh}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     synchronized void refresh() {
         try {
-            blocked = Set.copyOf(new HashSet<>(query("select sha256_fingerprint from blocked_certificate",
-                    r -> r.getString(1))));
-            for (Purge p : query("select id, fqdn from chain_purge where id > ? order by id",
-                    r -> new Purge(r.getLong(1), r.getString(2)), lastPurge)) {
-                verifier.purge(p.fqdn());
-                lastPurge = p.id();
-                LOG.infof("Purged the cached certificate chains of %s", p.fqdn() == null ? "every account" : p.fqdn());
-            }
-        } catch (IllegalStateException e) {
+            QuarkusTransaction.requiringNew().run(() -> {
+                blocked = fingerprints();
+                for (ChainPurge p : ChainPurge.<ChainPurge>list("id > ?1 order by id", lastPurge)) {
+                    verifier.purge(p.fqdn);
+                    lastPurge = p.id;
+                    LOG.infof("Purged the cached certificate chains of %s", p.fqdn == null ? "every account" : p.fqdn);
+                }
+            });
+        } catch (RuntimeException e) {
             metrics.counter("management.blocks.refresh.failures").increment();
             LOG.warnf("Reading the certificate blocks and chain purges failed (the %d blocks read last stay in"
-                    + " force): %s", blocked.size(), e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
+                    + " force): %s", blocked.size(), e.toString());
         }
     }
 
-    private record Purge(long id, String fqdn) {
+    private static Set<String> fingerprints() {
+        return BlockedCertificate.<BlockedCertificate>streamAll().map(b -> b.sha256Fingerprint)
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    private static Block view(BlockedCertificate b) {
+        return new Block(b.sha256Fingerprint, b.reason, b.blockedAt);
     }
 
     private static String normalise(String fingerprint) {
@@ -149,44 +146,5 @@ public class CertificateBlocks {
                     + " encoding: 64 hexadecimal digits, colons allowed (openssl x509 -noout -fingerprint -sha256)");
         }
         return fp;
-    }
-
-    @FunctionalInterface
-    private interface Row<T> {
-        T read(ResultSet r) throws SQLException;
-    }
-
-    private <T> List<T> query(String sql, Row<T> row, Object... parameters) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement q = prepare(c, sql, parameters);
-                ResultSet r = q.executeQuery()) {
-            List<T> out = new ArrayList<>();
-            while (r.next()) {
-                out.add(row.read(r));
-            }
-            return out;
-        } catch (SQLException e) {
-            throw new IllegalStateException("Reading the certificate blocks failed", e);
-        }
-    }
-
-    private int update(String sql, Object... parameters) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement q = prepare(c, sql, parameters)) {
-            return q.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException("Writing the certificate blocks failed", e);
-        }
-    }
-
-    private static PreparedStatement prepare(Connection c, String sql, Object... parameters) throws SQLException {
-        PreparedStatement q = c.prepareStatement(sql);
-        for (int i = 0; i < parameters.length; i++) {
-            if (parameters[i] == null) {
-                q.setNull(i + 1, Types.VARCHAR);
-            } else {
-                q.setObject(i + 1, parameters[i]);
-            }
-        }
-        return q;
     }
 }
