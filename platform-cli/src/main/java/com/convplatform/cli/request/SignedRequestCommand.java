@@ -83,6 +83,11 @@ abstract class SignedRequestCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the signed request instead of sending it.")
     boolean dryRun;
 
+    @Option(names = "--sha1-only", description = "Send the Signature header only (SHA-1, as the specification names"
+            + " it), not Signature-256 beside it, for a platform that does not take Signature-256. An account that"
+            + " requires SHA-256 refuses such a request.")
+    boolean sha1Only;
+
     /** The endpoint path, appended to the base URL. */
     abstract String path();
 
@@ -117,7 +122,7 @@ abstract class SignedRequestCommand implements Callable<Integer> {
         byte[] body = json(fields(TimestampWindow.now(root.clock())));
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
-        headers.put(ManagementHeaders.SIGNATURE, signer.sign(body));
+        headers.putAll(signer.headers(body, sha1Only)); // Signature and Signature-256, over these exact bytes
         if (certificate.url != null) {
             headers.put(ManagementHeaders.CERT_CHAIN_URL, certificate.url);
         } else {
@@ -126,7 +131,8 @@ abstract class SignedRequestCommand implements Callable<Integer> {
 
         if (dryRun) {
             printRequest(out, "", target, headers, body);
-            out.println("(not sent: --dry-run; signed with " + signer.algorithm().jcaName() + ")");
+            out.println("(not sent: --dry-run; signed with " + signer.algorithm().jcaName()
+                    + (sha1Only ? "" : " and " + signer.algorithm256().jcaName()) + ")");
             return ExitCodes.OK;
         }
         if (root.verbose()) {

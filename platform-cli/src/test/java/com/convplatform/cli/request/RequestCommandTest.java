@@ -224,6 +224,30 @@ class RequestCommandTest {
     }
 
     @Test
+    void bothSignatureHeadersAreSentByDefaultAndSha1OnlyLeavesSignature256Out() throws Exception {
+        assertEquals(0, request("token", "--base-url", platform.baseUrl(), "--fqdn", FQDN, "--client-id", "c-1",
+                "--key", caKey.toString(), "--cert-url", CHAIN_URL).exitCode());
+        TestPlatform.Received both = platform.last();
+        assertTrue(Signatures.verify(SignatureAlgorithm.SHA1_WITH_RSA, caLeaf.cert().getPublicKey(), both.body(),
+                Signatures.decodeBase64(both.header(ManagementHeaders.SIGNATURE)), CryptoProviders.jdk()));
+        assertTrue(Signatures.verify(SignatureAlgorithm.SHA256_WITH_RSA, caLeaf.cert().getPublicKey(), both.body(),
+                Signatures.decodeBase64(both.header(ManagementHeaders.SIGNATURE_256)), CryptoProviders.jdk()),
+                "Signature-256 is SHA256withRSA over the same bytes");
+
+        CliRun.Result r = request("clients", "--base-url", platform.baseUrl(), "--fqdn", FQDN, "--key",
+                selfSignedKey.toString(), "--cert-uuid", "11111111-2222-4333-8444-555555555555", "--sha1-only");
+        assertEquals(0, r.exitCode(), r::toString);
+        TestPlatform.Received sha1 = platform.last();
+        assertTrue(sha1.header(ManagementHeaders.SIGNATURE) != null);
+        assertNull(sha1.header(ManagementHeaders.SIGNATURE_256), "--sha1-only sends Signature alone");
+
+        CliRun.Result dry = request("token", "--base-url", platform.baseUrl(), "--fqdn", FQDN, "--client-id", "c-1",
+                "--key", caKey.toString(), "--cert-url", CHAIN_URL, "--dry-run");
+        assertTrue(dry.out().contains("signed with SHA1withRSA and SHA256withRSA"), dry::toString);
+        assertTrue(dry.out().lines().anyMatch(l -> l.startsWith("Signature-256: ")), dry::toString);
+    }
+
+    @Test
     void verboseShowsTheRequestAndTheAnswerHeaders() {
         CliRun.Result r = request("clients", "--base-url", platform.baseUrl(), "--fqdn", FQDN, "--key",
                 caKey.toString(), "--cert-url", CHAIN_URL, "--verbose");

@@ -107,7 +107,7 @@ final class TestPlatform implements AutoCloseable {
             String timestamp = JsonFields.topLevelString(body, "timestamp").orElse(null);
             verifier.verify(new ManagementRequestVerifier.Request(body, fqdn, timestamp,
                     r.header(ManagementHeaders.SIGNATURE), r.header(ManagementHeaders.CERT_CHAIN_URL),
-                    r.header(ManagementHeaders.CERT_UUID)),
+                    r.header(ManagementHeaders.CERT_UUID), r.header(ManagementHeaders.SIGNATURE_256)),
                     uuid -> Optional.ofNullable(registered.get(uuid)));
             if (token) {
                 String clientId = JsonFields.topLevelString(body, "client_id").orElseThrow();

@@ -10,6 +10,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 
 import org.bouncycastle.asn1.ASN1Encodable;
@@ -35,6 +36,12 @@ class SignCommandTest {
     @TempDir
     Path dir;
 
+    /** The value of one "Name: value" line of the output. */
+    static String header(CliRun.Result r, String name) {
+        return r.out().lines().filter(l -> l.startsWith(name + ": ")).map(l -> l.substring(name.length() + 2))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + name + " line in " + r));
+    }
+
     @Test
     void certCreateThenSignVerifiesWithThePlatformVerifier() throws Exception {
         for (String keyType : new String[]{"--ec", "--rsa"}) {
@@ -49,18 +56,21 @@ class SignCommandTest {
             CliRun.Result r = CliRun.run("sign", "--key", key.toString(), "--body", bodyFile.toString());
 
             assertEquals(0, r.exitCode(), r::toString);
-            String signature = r.out().strip();
-            assertEquals(signature + "\n", r.out(), "exactly one line: the header value");
+            String signature = header(r, "Signature");
+            String signature256 = header(r, "Signature-256");
+            assertEquals("Signature: " + signature + "\nSignature-256: " + signature256 + "\n", r.out(),
+                    "exactly two lines, as curl -H @FILE reads them");
             X509Certificate c = Pem.parseCertificates(TestFiles.read(cert)).get(0);
             ManagementRequestVerifier verifier = ManagementRequestVerifier.builder()
                     .trustAnchors(TrustAnchors.jdkDefaults()).fetcher(CertificateFetcher.withDefaults()).build();
             var verified = verifier.verify(new ManagementRequestVerifier.Request(body.getBytes(StandardCharsets.UTF_8),
                     "client.example.com",
                     JsonFields.topLevelString(body.getBytes(StandardCharsets.UTF_8), "timestamp").orElseThrow(),
-                    signature, null, "uuid-1"), uuid -> Optional.of(c));
+                    signature, null, "uuid-1", signature256), uuid -> Optional.of(c));
             assertEquals(keyType.equals("--rsa")
-                    ? SignatureAlgorithm.SHA1_WITH_RSA
-                    : SignatureAlgorithm.SHA1_WITH_ECDSA, verified.algorithm());
+                    ? List.of(SignatureAlgorithm.SHA1_WITH_RSA, SignatureAlgorithm.SHA256_WITH_RSA)
+                    : List.of(SignatureAlgorithm.SHA1_WITH_ECDSA, SignatureAlgorithm.SHA256_WITH_ECDSA),
+                    verified.algorithms(), "both headers verify with the platform's verifier");
         }
     }
 
@@ -74,7 +84,7 @@ class SignCommandTest {
         CliRun.Result r = CliRun.run("sign", "--key", key.toString(), "--body", bodyFile.toString());
 
         assertEquals(0, r.exitCode(), r::toString);
-        byte[] sig = Signatures.decodeBase64(r.out().strip());
+        byte[] sig = Signatures.decodeBase64(header(r, "Signature"));
         assertTrue(Signatures.verify(SignatureAlgorithm.SHA1_WITH_ECDSA, pair.getPublic(), body, sig,
                 CryptoProviders.jdk()));
         byte[] withoutNewline = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
@@ -101,8 +111,8 @@ class SignCommandTest {
             SignatureAlgorithm algorithm = expectedType.startsWith("RSA")
                     ? SignatureAlgorithm.SHA1_WITH_RSA
                     : SignatureAlgorithm.SHA1_WITH_ECDSA;
-            assertTrue(Signatures.verify(algorithm, pair.getPublic(), body, Signatures.decodeBase64(r.out().strip()),
-                    CryptoProviders.jdk()), expectedType);
+            assertTrue(Signatures.verify(algorithm, pair.getPublic(), body, Signatures.decodeBase64(header(r,
+                    "Signature")), CryptoProviders.jdk()), expectedType);
         }
     }
 
@@ -133,9 +143,26 @@ class SignCommandTest {
 
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(Signatures.verify(SignatureAlgorithm.SHA1_WITH_RSA, pair.getPublic(), body,
-                Signatures.decodeBase64(r.out().strip()), CryptoProviders.jdk()));
-        assertTrue(r.err().contains("signed " + body.length + " bytes with SHA1withRSA"),
+                Signatures.decodeBase64(header(r, "Signature")), CryptoProviders.jdk()));
+        assertTrue(Signatures.verify(SignatureAlgorithm.SHA256_WITH_RSA, pair.getPublic(), body,
+                Signatures.decodeBase64(header(r, "Signature-256")), CryptoProviders.jdk()));
+        assertTrue(r.err().contains("signed " + body.length + " bytes with SHA1withRSA and SHA256withRSA"),
                 "--verbose after the subcommand reaches the root: " + r);
+    }
+
+    @Test
+    void sha1OnlyPrintsTheSignatureHeaderAlone() throws Exception {
+        KeyPair pair = KeyPairs.ecP256();
+        Path key = TestFiles.key(dir, "k.pem", pair);
+        byte[] body = "{\"fqdn\":\"client.example.com\"}".getBytes(StandardCharsets.UTF_8);
+        Path bodyFile = TestFiles.write(dir, "b.json", body);
+
+        CliRun.Result r = CliRun.run("sign", "--key", key.toString(), "--body", bodyFile.toString(), "--sha1-only");
+
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(1, r.out().lines().count(), r::toString);
+        assertTrue(Signatures.verify(SignatureAlgorithm.SHA1_WITH_ECDSA, pair.getPublic(), body,
+                Signatures.decodeBase64(header(r, "Signature")), CryptoProviders.jdk()));
     }
 
     @Test
