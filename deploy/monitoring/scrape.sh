@@ -7,6 +7,8 @@
 #                                         metrics.txt says a service exports was not scraped
 #   deploy/monitoring/scrape.sh --write   print the scraped lines in metrics.txt's format (review, then paste)
 #
+# SCRAPE_SAVE=DIR keeps each service's whole scrape (labels and values) as DIR/<service>.txt.
+#
 # Needs the service jars built (./mvnw -B -ntp -o install -DskipTests). The services listen on free ports when
 # run-local.sh takes port settings, else on its fixed ones (8081, 8082, 8083, 8443), which must then be free.
 # Takes one to three minutes.
@@ -106,7 +108,9 @@ wait_for "$MANAGEMENT_PORT" management_rate_limited_total
 
 # One line per sample name and service, as metrics.txt holds them.
 for svc in "management-service:$MANAGEMENT_PORT" "hook-service:$HOOK_PORT" "upload-service:$UPLOAD_PORT"; do
-  metrics "${svc##*:}" | grep -v '^#' | sed 's/[{ ].*//' | sort -u | sed "s/\$/ ${svc%%:*}/"
+  metrics "${svc##*:}" > "$TMP/${svc%%:*}.txt"
+  if [ -n "${SCRAPE_SAVE:-}" ]; then mkdir -p "$SCRAPE_SAVE" && cp "$TMP/${svc%%:*}.txt" "$SCRAPE_SAVE/"; fi
+  grep -v '^#' "$TMP/${svc%%:*}.txt" | sed 's/[{ ].*//' | sort -u | sed "s/\$/ ${svc%%:*}/"
 done | sort -u > "$TMP/scraped.txt"
 
 if [ "$WRITE" = 1 ]; then
