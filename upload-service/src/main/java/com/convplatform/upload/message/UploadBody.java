@@ -54,6 +54,7 @@ public class UploadBody {
     private static final String TIMER = "upload.timer";
     private final UploadService uploads;
     private final int maxMessageBody;
+    private final long maxFileBytes;
     private final long deadlineMillis;
     private final int maxBodies;
     private final AtomicInteger bodies = new AtomicInteger();
@@ -61,6 +62,7 @@ public class UploadBody {
     public UploadBody(UploadService uploads, UploadConfig config) {
         this.uploads = uploads;
         this.maxMessageBody = config.maxMessageBody();
+        this.maxFileBytes = config.maxFileBytes();
         this.deadlineMillis = config.bodyDeadline().toMillis();
         this.maxBodies = config.maxConcurrentBodies();
     }
@@ -124,7 +126,7 @@ public class UploadBody {
             ctx.next(); // not the form's failure (Quarkus REST's, e.g. authentication)
             return;
         }
-        ApiException refusal = refusal(ctx.statusCode(), ctx.failure(), maxMessageBody);
+        ApiException refusal = refusal(ctx.statusCode(), ctx.failure(), maxMessageBody, maxFileBytes);
         ApiException before = ctx.get(FAILED);
         if (before != null) {
             // A decoder's failure cancels the file part first, and that cancellation reaches here first: the failure
@@ -173,9 +175,9 @@ public class UploadBody {
         }
     }
 
-    private static ApiException refusal(int status, Throwable failure, int maxMessageBody) {
+    private static ApiException refusal(int status, Throwable failure, int maxMessageBody, long maxFileBytes) {
         if (status == 413) {
-            return new ApiException(413, "FILE_TOO_LARGE", UploadResource.TOO_LARGE);
+            return new ApiException(413, "FILE_TOO_LARGE", UploadResource.tooLarge(maxFileBytes));
         } else if (status == 408) {
             return new ApiException(408, "BODY_TIMEOUT", "The request body did not arrive in full in time; send it"
                     + " again, on a faster connection or as a smaller file");

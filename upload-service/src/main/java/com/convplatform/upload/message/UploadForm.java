@@ -27,7 +27,7 @@ public class UploadForm {
     public String messageType;
 
     @RestForm("file")
-    @Schema(name = "file", type = SchemaType.STRING, format = "binary", description = "The file, at most 10 MB (10 MiB); its name's extension must fit the message type and its content must be of that kind")
+    @Schema(name = "file", type = SchemaType.STRING, format = "binary", description = "The file, at most 10 MiB (10,485,760 bytes); its name's extension must fit the message type and its content must be of that kind")
     public FileUpload file;
 
     @RestForm("message_body")

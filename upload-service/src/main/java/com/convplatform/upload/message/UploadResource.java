@@ -1,5 +1,7 @@
 package com.convplatform.upload.message;
 
+import java.util.Locale;
+
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -30,7 +32,17 @@ import io.smallrye.mutiny.Uni;
 @Tag(name = "upload", description = "A user's file, checked, stored, logged and handed on (spec 4.5)")
 public class UploadResource {
     static final String PATH = "/v1.0/log_file_from_user";
-    static final String TOO_LARGE = "The file is larger than 10 MB";
+
+    /**
+     * The refusal of a file over {@code maxFileBytes}, naming the exact limit in bytes (and in MiB when it is a whole
+     * number of them): "The file is larger than the limit of 10 MiB (10,485,760 bytes)".
+     */
+    static String tooLarge(long maxFileBytes) {
+        String bytes = String.format(Locale.ROOT, "%,d bytes", maxFileBytes);
+        long mib = 1024 * 1024;
+        return "The file is larger than the limit of "
+                + (maxFileBytes % mib == 0 ? maxFileBytes / mib + " MiB (" + bytes + ")" : bytes);
+    }
 
     private final UploadService uploads;
     private final SecurityIdentity identity;
@@ -60,7 +72,8 @@ public class UploadResource {
             + " upload.body-deadline (2 min)")
     @APIResponse(responseCode = "503", description = "TOO_MANY_UPLOADS: as many bodies as the service reads at once are"
             + " arriving; send it again after Retry-After seconds")
-    @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: the file is over 10 MB, or the body over 11 MiB")
+    @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: the file is over 10 MiB (10,485,760 bytes,"
+            + " upload.max-file-bytes), or the body over 11 MiB (11,534,336 bytes, upload.max-request-bytes)")
     @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: not multipart/form-data;"
             + " UNSUPPORTED_FILE_TYPE: an extension the type does not allow; CONTENT_MISMATCH: the content is not of"
             + " the extension's kind")

@@ -182,7 +182,7 @@ public class UploadService {
                     "The user " + f.authId + " is not registered for business " + f.businessId);
         }
         if (size > config.maxFileBytes()) {
-            throw new ApiException(413, "FILE_TOO_LARGE", UploadResource.TOO_LARGE);
+            throw new ApiException(413, "FILE_TOO_LARGE", UploadResource.tooLarge(config.maxFileBytes()));
         }
         String name = sanitise(f.file.fileName());
         String ext = FileTypes.extension(name);

@@ -271,10 +271,11 @@ class UploadTest {
     }
 
     @Test
-    void aFileOverTenMegabytesIsRefusedWith413() {
-        byte[] big = withHead(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A},
-                10 * 1024 * 1024 + 1);
-        refused(upload(authed(), "1", "big.png", big, "image/png"), 413, "FILE_TOO_LARGE", "10 MB");
+    void aFileOfTheExactLimitIsTakenAndOneByteMoreIsRefusedWith413NamingTheLimitInBytes() {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+        upload(authed(), "1", "limit.png", withHead(png, 10_485_760), "image/png").statusCode(200);
+        refused(upload(authed(), "1", "big.png", withHead(png, 10_485_761), "image/png"), 413, "FILE_TOO_LARGE",
+                "larger than the limit of 10 MiB (10,485,760 bytes)");
     }
 
     @Test
