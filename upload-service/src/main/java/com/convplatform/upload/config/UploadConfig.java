@@ -56,7 +56,7 @@ public interface UploadConfig {
     @WithDefault("4096")
     int verifiedTokenMax();
 
-    /** Largest file accepted, in bytes (spec: 10 MB; 10 MiB here). */
+    /** Largest file accepted, in bytes: 10 MiB (10,485,760 bytes), the spec's "10 MB" read as the larger unit. */
     @WithDefault("10485760")
     long maxFileBytes();
 
