@@ -133,7 +133,10 @@ export interface RequestSignerOptions {
   /** For a registered self-signed certificate: its certificate_uuid. */
   certUuid?: string;
   clock?: Clock;
-  /** Also send `Signature-256` (SHA256withRSA / SHA256withECDSA). Default false. */
+  /**
+   * Send `Signature-256` (SHA256withRSA / SHA256withECDSA over the same bytes, the platform's extension of spec 5.1)
+   * beside `Signature`. Default true; false sends `Signature` alone, for a platform that does not take it.
+   */
   signature256?: boolean;
 }
 export interface SignedRequest {
@@ -143,8 +146,11 @@ export interface SignedRequest {
 export declare class RequestSigner {
   constructor(options: RequestSignerOptions);
   readonly algorithm: 'SHA1withRSA' | 'SHA1withECDSA';
-  /** The Base64 `Signature` for these exact bytes (a string is encoded as UTF-8). */
+  readonly algorithm256: 'SHA256withRSA' | 'SHA256withECDSA';
+  /** The Base64 `Signature` (SHA-1) for these exact bytes (a string is encoded as UTF-8). */
   sign(body: Uint8Array | string): string;
+  /** The Base64 `Signature-256` (SHA-256) for these exact bytes. */
+  sign256(body: Uint8Array | string): string;
   /** The headers for these exact body bytes. */
   headers(body: Uint8Array | string): Record<string, string>;
   /** `fields` plus `timestamp` as minified JSON, and its headers. */

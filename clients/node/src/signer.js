@@ -1,7 +1,9 @@
 /**
  * The external client's side of spec 5.1: signs the exact body bytes of a management request with SHA1withRSA
- * (PKCS#1 v1.5) or SHA1withECDSA (DER-encoded, as Java's), and names the certificate with SignatureCertChainUrl
- * (CA-signed) or SignatureCertUUID (registered self-signed). Send exactly the bytes that were signed.
+ * (PKCS#1 v1.5) or SHA1withECDSA (DER-encoded, as Java's) in `Signature` and, by default, with SHA256withRSA or
+ * SHA256withECDSA in `Signature-256` (the platform's extension), and names the certificate with
+ * SignatureCertChainUrl (CA-signed) or SignatureCertUUID (registered self-signed). Send exactly the bytes that were
+ * signed.
  */
 import crypto from 'node:crypto';
 import { formatTimestamp } from './timestamp.js';
@@ -56,23 +58,36 @@ export class RequestSigner {
     this.#chainUrl = certChainUrl;
     this.#uuid = certUuid;
     this.#clock = options.clock ?? (() => Date.now());
-    this.#sha256 = options.signature256 === true;
+    if (options.signature256 !== undefined && typeof options.signature256 !== 'boolean') {
+      throw new TypeError('signature256 must be true or false');
+    }
+    this.#sha256 = options.signature256 !== false;
   }
 
-  /** `SHA1withRSA` or `SHA1withECDSA`. */
+  /** `SHA1withRSA` or `SHA1withECDSA`: the `Signature` header's algorithm. */
   get algorithm() {
     return this.#key.asymmetricKeyType === 'rsa' ? 'SHA1withRSA' : 'SHA1withECDSA';
   }
 
-  /** The `Signature` header value for these exact bytes. */
+  /** `SHA256withRSA` or `SHA256withECDSA`: the `Signature-256` header's algorithm. */
+  get algorithm256() {
+    return this.#key.asymmetricKeyType === 'rsa' ? 'SHA256withRSA' : 'SHA256withECDSA';
+  }
+
+  /** The `Signature` header value (SHA-1) for these exact bytes. */
   sign(body) {
     return signManagementBody(this.#key, body);
   }
 
-  /** The headers for these exact body bytes. */
+  /** The `Signature-256` header value (SHA-256) for these exact bytes. */
+  sign256(body) {
+    return signManagementBody(this.#key, body, 'sha256');
+  }
+
+  /** The headers for these exact body bytes: Signature-256 too unless `signature256: false`. */
   headers(body) {
     const headers = { 'Content-Type': 'application/json', Signature: this.sign(body) };
-    if (this.#sha256) headers['Signature-256'] = signManagementBody(this.#key, body, 'sha256');
+    if (this.#sha256) headers['Signature-256'] = this.sign256(body);
     if (this.#chainUrl !== undefined) headers.SignatureCertChainUrl = this.#chainUrl;
     else headers.SignatureCertUUID = this.#uuid;
     return headers;

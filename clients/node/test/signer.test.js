@@ -69,12 +69,22 @@ describe('RequestSigner', () => {
     assert.equal(verifyManagementSignature('SHA1withECDSA', ec.publicKey, sent, headers.Signature), true);
   });
 
-  test('sends Signature-256 beside Signature when asked', () => {
-    const signer = new RequestSigner({ privateKey: rsa.privateKey, certUuid: 'u', signature256: true, clock });
-    const { body: sent, headers } = signer.signJson({ fqdn: 'client.example.com' });
-    assert.equal(verifyManagementSignature('SHA1withRSA', rsa.publicKey, sent, headers.Signature), true);
-    assert.equal(verifyManagementSignature('SHA256withRSA', rsa.publicKey, sent, headers['Signature-256']), true);
-    assert.equal(new RequestSigner({ privateKey: rsa.privateKey, certUuid: 'u' }).headers(sent)['Signature-256'], undefined);
+  test('sends Signature-256 beside Signature by default, and leaves it out when told', () => {
+    for (const [pair, sha1, sha256] of [[rsa, 'SHA1withRSA', 'SHA256withRSA'], [ec, 'SHA1withECDSA', 'SHA256withECDSA']]) {
+      const signer = new RequestSigner({ privateKey: pair.privateKey, certUuid: 'u', clock });
+      assert.equal(signer.algorithm256, sha256);
+      const { body: sent, headers } = signer.signJson({ fqdn: 'client.example.com' });
+      assert.deepEqual(Object.keys(headers), ['Content-Type', 'Signature', 'Signature-256', 'SignatureCertUUID']);
+      assert.equal(verifyManagementSignature(sha1, pair.publicKey, sent, headers.Signature), true);
+      assert.equal(verifyManagementSignature(sha256, pair.publicKey, sent, headers['Signature-256']), true);
+      assert.equal(verifyManagementSignature(sha1, pair.publicKey, sent, headers['Signature-256']), false, 'SHA-256 is not SHA-1');
+      const only = new RequestSigner({ privateKey: pair.privateKey, certUuid: 'u', signature256: false }).headers(sent);
+      assert.equal(only['Signature-256'], undefined);
+      assert.equal(verifyManagementSignature(sha1, pair.publicKey, sent, only.Signature), true);
+    }
+    assert.equal(new RequestSigner({ privateKey: rsa.privateKey, certUuid: 'u' }).sign256('{"a":1}'),
+      crypto.sign('sha256', Buffer.from('{"a":1}'), rsa.privateKey).toString('base64'), 'SHA256withRSA is deterministic');
+    assert.throws(() => new RequestSigner({ privateKey: rsa.privateKey, certUuid: 'u', signature256: 'no' }), /true or false/);
   });
 
   test('needs exactly one of certUuid and certChainUrl, and a private key', () => {

@@ -25,9 +25,11 @@ def test_rsa_token_request_is_sha1_with_rsa_over_the_exact_bytes() -> None:
     assert req.headers == {
         "Content-Type": "application/json",
         "Signature": base64.b64encode(key.sign(req.body, padding.PKCS1v15(), hashes.SHA1())).decode(),
+        "Signature-256": base64.b64encode(key.sign(req.body, padding.PKCS1v15(), hashes.SHA256())).decode(),
         "SignatureCertUUID": "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10",
     }
     verify_request_signature(key.public_key(), req.body, req.headers["Signature"])
+    verify_request_signature(key.public_key(), req.body, req.headers["Signature-256"], sha256=True)
 
 
 def test_ec_client_list_request_with_a_chain_url() -> None:
@@ -39,7 +41,9 @@ def test_ec_client_list_request_with_a_chain_url() -> None:
     assert req.headers["SignatureCertChainUrl"] == "https://client.example.com/client.api/chain.pem"
     assert "SignatureCertUUID" not in req.headers
     key.public_key().verify(base64.b64decode(req.headers["Signature"]), req.body, ec.ECDSA(hashes.SHA1()))
+    key.public_key().verify(base64.b64decode(req.headers["Signature-256"]), req.body, ec.ECDSA(hashes.SHA256()))
     verify_request_signature(key.public_key(), req.body, req.headers["Signature"])
+    assert signer.algorithm_256 == "SHA256withECDSA"
 
 
 def test_non_ascii_is_sent_as_utf8_and_signed_as_sent() -> None:
@@ -49,14 +53,22 @@ def test_non_ascii_is_sent_as_utf8_and_signed_as_sent() -> None:
     verify_request_signature(key.public_key(), req.body, req.headers["Signature"])
 
 
-def test_signature_256_is_opt_in() -> None:
+def test_signature_256_is_sent_by_default_and_can_be_left_out() -> None:
     key = rsa_key("client")
     body = b'{"a":1}'
-    assert "Signature-256" not in RequestSigner(key, cert_uuid="u").headers(body)
-    headers = RequestSigner(key, cert_uuid="u", signature_256=True).headers(body)
+    headers = RequestSigner(key, cert_uuid="u").headers(body)
+    assert list(headers) == ["Content-Type", "Signature", "Signature-256", "SignatureCertUUID"]
     verify_request_signature(key.public_key(), body, headers["Signature-256"], sha256=True)
-    with pytest.raises(VerificationError):
+    verify_request_signature(key.public_key(), body, headers["Signature"])
+    with pytest.raises(VerificationError) as sha256_as_sha1:
         verify_request_signature(key.public_key(), body, headers["Signature-256"])
+    assert sha256_as_sha1.value.code == FailureCode.SIGNATURE_MISMATCH
+    only_sha1 = RequestSigner(key, cert_uuid="u", signature_256=False).headers(body)
+    assert "Signature-256" not in only_sha1 and only_sha1["Signature"] == headers["Signature"]
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    assert "Signature-256" not in RequestSigner.from_pem(pem, cert_uuid="u", signature_256=False).headers(body)
+    assert RequestSigner.from_pem(pem, cert_uuid="u").headers(body)["Signature-256"] == headers["Signature-256"]
 
 
 def test_exactly_one_certificate_header() -> None:

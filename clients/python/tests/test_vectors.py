@@ -139,8 +139,10 @@ def _cert(path: str) -> x509.Certificate:
 def test_signed_request_case(case: dict[str, Any]) -> None:
     body = base64.b64decode(case["body_b64"])
     certificate = _cert(case["certificate"])
+    # SHA256with... cases are the Signature-256 header (the platform's extension), the others Signature
+    sha256 = case["algorithm"].startswith("SHA256")
     try:
-        verify_request_signature(certificate, body, case["signature_b64"])
+        verify_request_signature(certificate, body, case["signature_b64"], sha256=sha256)
         verdict = "OK"
     except VerificationError as e:
         verdict = e.code.value
@@ -148,13 +150,14 @@ def test_signed_request_case(case: dict[str, Any]) -> None:
     if case["expected"] != "OK":
         return
     signer = RequestSigner(_key(case["private_key"]), cert_uuid="00000000-0000-4000-8000-000000000000")
-    assert signer.algorithm == case["algorithm"]
-    mine = signer.sign(body)
-    if case["algorithm"] == "SHA1withRSA":
+    assert (signer.algorithm_256 if sha256 else signer.algorithm) == case["algorithm"]
+    mine = signer.sign_256(body) if sha256 else signer.sign(body)
+    if case["algorithm"].endswith("RSA"):
         assert mine == case["signature_b64"]  # PKCS#1 v1.5 is deterministic: byte for byte
-    verify_request_signature(certificate, body, mine)
+    verify_request_signature(certificate, body, mine, sha256=sha256)
     headers = signer.headers(body)
-    assert headers["Signature"] and headers["SignatureCertUUID"] == "00000000-0000-4000-8000-000000000000"
+    assert headers["SignatureCertUUID"] == "00000000-0000-4000-8000-000000000000"
+    verify_request_signature(certificate, body, headers["Signature-256" if sha256 else "Signature"], sha256=sha256)
 
 
 def _check(rule: HookCertUrlRule | ManagementCertUrlRule, case: dict[str, Any]) -> None:

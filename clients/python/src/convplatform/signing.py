@@ -37,8 +37,10 @@ class RequestSigner:
     self-signed certificate, header ``SignatureCertUUID``) or ``cert_chain_url`` (a CA-issued chain, header
     ``SignatureCertChainUrl``).
 
-    ``signature_256=True`` adds a ``Signature-256`` header (SHA256withRSA / SHA256withECDSA over the same bytes), an
-    extension for platforms that accept it; off by default.
+    By default the headers carry ``Signature-256`` beside ``Signature``: SHA256withRSA / SHA256withECDSA over the same
+    bytes, the platform's extension of spec 5.1 (both are verified when both are sent; an account whose operator
+    requires SHA-256 refuses a request without it). ``signature_256=False`` sends ``Signature`` alone, for a platform
+    that does not take ``Signature-256``.
     """
 
     def __init__(
@@ -48,7 +50,7 @@ class RequestSigner:
         cert_uuid: str | None = None,
         cert_chain_url: str | None = None,
         clock: Callable[[], _dt.datetime] | None = None,
-        signature_256: bool = False,
+        signature_256: bool = True,
     ) -> None:
         if not isinstance(private_key, (rsa.RSAPrivateKey, ec.EllipticCurvePrivateKey)):
             raise TypeError(f"management requests are signed with an RSA or EC key, not {type(private_key).__name__}")
@@ -63,7 +65,7 @@ class RequestSigner:
     @classmethod
     def from_pem(cls, key_pem: bytes | str, *, password: bytes | None = None, cert_uuid: str | None = None,
                  cert_chain_url: str | None = None, clock: Callable[[], _dt.datetime] | None = None,
-                 signature_256: bool = False) -> RequestSigner:
+                 signature_256: bool = True) -> RequestSigner:
         """A signer from a PEM private key (PKCS#8, PKCS#1 RSA or SEC1 EC)."""
         data = key_pem.encode("ascii") if isinstance(key_pem, str) else key_pem
         key = serialization.load_pem_private_key(data, password=password)
@@ -73,12 +75,21 @@ class RequestSigner:
 
     @property
     def algorithm(self) -> str:
-        """``SHA1withRSA`` or ``SHA1withECDSA``."""
+        """``SHA1withRSA`` or ``SHA1withECDSA``: the ``Signature`` header's algorithm."""
         return "SHA1withRSA" if isinstance(self._key, rsa.RSAPrivateKey) else "SHA1withECDSA"
 
+    @property
+    def algorithm_256(self) -> str:
+        """``SHA256withRSA`` or ``SHA256withECDSA``: the ``Signature-256`` header's algorithm."""
+        return "SHA256withRSA" if isinstance(self._key, rsa.RSAPrivateKey) else "SHA256withECDSA"
+
     def sign(self, body: bytes) -> str:
-        """The ``Signature`` header value (Base64) for these exact bytes."""
+        """The ``Signature`` header value (Base64, SHA-1) for these exact bytes."""
         return self._sign(body, hashes.SHA1())
+
+    def sign_256(self, body: bytes) -> str:
+        """The ``Signature-256`` header value (Base64, SHA-256) for these exact bytes."""
+        return self._sign(body, hashes.SHA256())
 
     def _sign(self, body: bytes, digest: hashes.HashAlgorithm) -> str:
         if isinstance(self._key, rsa.RSAPrivateKey):
@@ -88,10 +99,11 @@ class RequestSigner:
         return base64.b64encode(sig).decode("ascii")
 
     def headers(self, body: bytes) -> dict[str, str]:
-        """``Content-Type``, ``Signature`` (and ``Signature-256`` when enabled) and the certificate header."""
+        """``Content-Type``, ``Signature``, ``Signature-256`` (unless ``signature_256=False``) and the certificate
+        header."""
         out = {"Content-Type": "application/json", SIGNATURE_HEADER: self.sign(body)}
         if self._signature_256:
-            out[SIGNATURE_256_HEADER] = self._sign(body, hashes.SHA256())
+            out[SIGNATURE_256_HEADER] = self.sign_256(body)
         out[self._cert_header[0]] = self._cert_header[1]
         return out
 
