@@ -2,8 +2,11 @@ package com.convplatform.management;
 
 import static io.restassured.RestAssured.given;
 
+import java.security.cert.X509Certificate;
 import java.util.Map;
 import java.util.UUID;
+
+import com.convplatform.crypto.pem.Pem;
 
 import io.restassured.http.ContentType;
 
@@ -26,6 +29,14 @@ public final class Fixtures {
                         String.valueOf(Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000_000L)),
                         "webhook_url", "https://" + fqdn + "/hooks"))
                 .post("/admin/v1/accounts").then().statusCode(201).extract().path("account_id");
+    }
+
+    /** Registers a self-signed certificate with the account and returns its certificate_uuid. */
+    public static String certificate(String accountId, X509Certificate cert) {
+        return given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
+                .body(Map.of("certificate", Pem.toPem(cert)))
+                .post("/admin/v1/accounts/" + accountId + "/certificates").then().statusCode(201).extract()
+                .path("certificate_uuid");
     }
 
     public static String client(String accountId, String name) {

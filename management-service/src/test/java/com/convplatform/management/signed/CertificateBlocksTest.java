@@ -29,7 +29,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.ClientPkiResource;
@@ -62,9 +61,7 @@ class CertificateBlocksTest {
         String clientId = Fixtures.client(accountId, "blocked shop");
         var kp = KeyPairs.ecP256();
         var cert = CertificateBuilder.selfSigned(kp, FQDN, Instant.now().plusSeconds(86400), FQDN);
-        String uuid = given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
-                .body(Map.of("certificate", Pem.toPem(cert))).post("/admin/v1/accounts/" + accountId + "/certificates")
-                .then().statusCode(201).extract().path("certificate_uuid");
+        String uuid = Fixtures.certificate(accountId, cert);
         send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid).statusCode(200);
 
         String fp = sha256(cert);

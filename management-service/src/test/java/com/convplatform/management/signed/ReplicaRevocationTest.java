@@ -6,13 +6,11 @@ import static com.convplatform.management.signed.SignedApiTest.now;
 import static com.convplatform.management.signed.SignedApiTest.refused;
 import static com.convplatform.management.signed.SignedApiTest.send;
 import static com.convplatform.management.signed.SignedApiTest.tokenBody;
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -20,7 +18,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.ClientPkiResource;
@@ -28,7 +25,6 @@ import com.convplatform.management.Fixtures;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 
 /**
  * A certificate revoked through another replica: only the shared database changes, so this test writes the
@@ -46,9 +42,7 @@ class ReplicaRevocationTest {
         String clientId = Fixtures.client(accountId, "web shop");
         var kp = KeyPairs.rsa(2048);
         var cert = CertificateBuilder.selfSigned(kp, FQDN, Instant.now().plusSeconds(86400), FQDN);
-        String uuid = given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
-                .body(Map.of("certificate", Pem.toPem(cert))).post("/admin/v1/accounts/" + accountId + "/certificates")
-                .then().statusCode(201).extract().path("certificate_uuid");
+        String uuid = Fixtures.certificate(accountId, cert);
         send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid).statusCode(200); // now known here
         // Another replica revokes it: the database changes, this replica's memory does not hear of it.
         try (var c = database.getConnection();

@@ -30,7 +30,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.management.ManagementRequestSigner;
-import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.time.TimestampWindow;
@@ -122,9 +121,7 @@ class SignedApiTest {
     void selfSignedRegisteredCertificateWorksUntilRevoked() {
         var kp = KeyPairs.ecP256();
         var cert = CertificateBuilder.selfSigned(kp, FQDN, Instant.now().plusSeconds(86400), FQDN);
-        String uuid = given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
-                .body(Map.of("certificate", Pem.toPem(cert))).post("/admin/v1/accounts/" + accountId + "/certificates")
-                .then().statusCode(201).extract().path("certificate_uuid");
+        String uuid = Fixtures.certificate(accountId, cert);
         send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid).statusCode(200);
         given().header("Authorization", Fixtures.OPERATOR)
                 .delete("/admin/v1/accounts/" + accountId + "/certificates/" + uuid).then().statusCode(204);
