@@ -31,6 +31,10 @@ import java.util.concurrent.TimeoutException;
  * and 3fff::/20, AS112 2620:4f:8000::/48. Addresses that carry an IPv4 address (IPv4-mapped ::ffff:0:0/96, NAT64
  * 64:ff9b::/96, 6to4 2002::/16) are judged by the IPv4 address they carry; the local-use NAT64 prefix 64:ff9b:1::/48
  * is refused.
+ * <p>
+ * Our own code because no kept library does this: the JDK's {@code InetAddress.isSiteLocalAddress()} and its siblings
+ * know a handful of these ranges and none of the IPv6 forms that carry an IPv4 address, and neither the JDK's HTTP
+ * client nor Vert.x's lets the caller check the addresses a name resolves to before connecting to exactly those.
  */
 public final class OutboundAddresses {
     /** Resolves a host name to its addresses; the system's resolver unless a test or staging seam is configured. */
