@@ -1,34 +1,77 @@
 #!/usr/bin/env bash
-# Runs the whole platform on this machine: builds what is missing, starts management-service (8081), hook-service
-# (8082, its certificate also over HTTPS on 127.0.0.1:8443) and upload-service (8083) on embedded storage, wired
-# together, then creates a demo account, client, certificate and user (once) and prints what to do next.
-# Ctrl-C stops all three. Everything lives under the data directory (default ./data/local): databases, files,
-# generated keys, logs, and demo.env with the demo's ids.
+# Runs the whole platform on this machine: builds what is missing, starts management-service (port 8081),
+# hook-service (8082, its certificate also over HTTPS on 127.0.0.1:8443) and upload-service (8083) on embedded
+# storage, wired together, then creates a demo account, client, certificate and user (once) and prints what to do
+# next. Ctrl-C stops all three. Everything lives under the data directory (default ./data/local): databases, files,
+# generated keys, logs, and demo/demo.env with the demo's ids and the ports of this run.
 #
-#   ./run-local.sh [--rebuild] [--data DIR] [--receiver-port PORT] [--detach]
+#   ./run-local.sh [--rebuild] [--data DIR] [--detach] [--receiver-port PORT]
+#                  [--management-port PORT] [--hook-port PORT] [--upload-port PORT] [--hook-https-port PORT]
 #
-#   --rebuild         build even when the jars exist (after changing the code)
-#   --data DIR        data directory (default ./data/local); delete it to start from nothing
-#   --receiver-port   where the demo account's hooks go: http://127.0.0.1:PORT/hooks/demo (default 9000)
-#   --detach          start, bootstrap, print, and return with the services still running (stop: kill $(cat DIR/pids))
+#   --rebuild            build even when the jars exist (after changing the code)
+#   --data DIR           data directory (default ./data/local); delete it to start from nothing
+#   --detach             start, bootstrap, print, and return with the services still running
+#                        (stop: kill $(cat DIR/pids))
+#   --receiver-port      where the demo account's hooks go, http://127.0.0.1:PORT/hooks/demo (default 9000; fixed
+#                        when the demo is created)
+#   --management-port    management-service's HTTP port (default 8081)
+#   --hook-port          hook-service's HTTP port (default 8082)
+#   --upload-port        upload-service's HTTP port (default 8083)
+#   --hook-https-port    hook-service's local HTTPS port, serving its certificate (default 8443)
+#
+# The ports may also be set in the environment: MANAGEMENT_PORT, HOOK_PORT, UPLOAD_PORT, HOOK_HTTPS_PORT and
+# RECEIVER_PORT (a flag wins). The ports used are printed and written to demo/demo.env on every start.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT="$(pwd)"
 
 DATA="./data/local"
-RECEIVER_PORT=9000
+RECEIVER_PORT="${RECEIVER_PORT:-9000}"
+MANAGEMENT_PORT="${MANAGEMENT_PORT:-8081}"
+HOOK_PORT="${HOOK_PORT:-8082}"
+UPLOAD_PORT="${UPLOAD_PORT:-8083}"
+HOOK_HTTPS_PORT="${HOOK_HTTPS_PORT:-8443}"
 REBUILD=0
 DETACH=0
+usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }
+value() { # option, value: an option that takes a value must have one
+  if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#--}" != "$2" ]; then
+    echo "$1 needs a value (see --help)" >&2
+    exit 2
+  fi
+}
 while [ $# -gt 0 ]; do
   case "$1" in
     --rebuild) REBUILD=1 ;;
-    --data) DATA="$2"; shift ;;
-    --receiver-port) RECEIVER_PORT="$2"; shift ;;
     --detach) DETACH=1 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --data) value "$@"; DATA="$2"; shift ;;
+    --receiver-port) value "$@"; RECEIVER_PORT="$2"; shift ;;
+    --management-port) value "$@"; MANAGEMENT_PORT="$2"; shift ;;
+    --hook-port) value "$@"; HOOK_PORT="$2"; shift ;;
+    --upload-port) value "$@"; UPLOAD_PORT="$2"; shift ;;
+    --hook-https-port) value "$@"; HOOK_HTTPS_PORT="$2"; shift ;;
+    -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
+done
+PORTS="management $MANAGEMENT_PORT, hook $HOOK_PORT, upload $UPLOAD_PORT, hook HTTPS $HOOK_HTTPS_PORT"
+seen=" "
+for named in "management:$MANAGEMENT_PORT" "hook:$HOOK_PORT" "upload:$UPLOAD_PORT" "hook HTTPS:$HOOK_HTTPS_PORT" \
+  "receiver:$RECEIVER_PORT"; do
+  name="${named%%:*}"; port="${named#*:}"
+  case "$port" in
+    '' | *[!0-9]* | 0*) port_ok=0 ;;
+    *) port_ok=1; [ "${#port}" -le 5 ] && [ "$port" -le 65535 ] || port_ok=0 ;;
+  esac
+  if [ "$port_ok" = 0 ]; then
+    echo "the $name port must be a number from 1 to 65535, not '$port' (see --help)" >&2
+    exit 2
+  fi
+  case "$seen" in
+    *" $port "*) echo "port $port is given twice ($PORTS, receiver $RECEIVER_PORT): each must differ" >&2; exit 2 ;;
+  esac
+  seen="$seen$port "
 done
 mkdir -p "$DATA"
 DATA="$(cd "$DATA" && pwd)"
@@ -36,9 +79,10 @@ LOGS="$DATA/logs"
 DEMO="$DATA/demo"
 mkdir -p "$LOGS" "$DEMO"
 
-for port in 8081 8082 8083 8443; do
+for port in "$MANAGEMENT_PORT" "$HOOK_PORT" "$UPLOAD_PORT" "$HOOK_HTTPS_PORT"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    echo "port $port is already in use: is the platform running already? (stop it, or free the port)" >&2
+    echo "port $port is already in use: is the platform running already? (stop it, free the port, or choose other" \
+      "ports: see --help)" >&2
     exit 1
   fi
 done
@@ -89,20 +133,21 @@ start() { # name, then env assignments; the jar is <name>/target/quarkus-app/qua
   echo "$!" >> "$DATA/pids"
 }
 : > "$DATA/pids"
-echo "== starting the services (logs in $LOGS)"
-start management-service MANAGEMENT_DATA_DIR="$DATA/management" \
+echo "== starting the services (ports: $PORTS; logs in $LOGS)"
+start management-service QUARKUS_HTTP_PORT="$MANAGEMENT_PORT" MANAGEMENT_DATA_DIR="$DATA/management" \
   MANAGEMENT_ADMIN_API_KEY="$OPERATOR_KEY" MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" \
   MANAGEMENT_ADMIN_ALLOW_HTTP_WEBHOOKS=true
-start hook-service HOOK_DATA_DIR="$DATA/hook" HOOK_ADMIN_API_KEY="$OPERATOR_KEY" \
-  HOOK_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" HOOK_MANAGEMENT_URL=http://127.0.0.1:8081 \
-  HOOK_MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" HOOK_LOCAL_HTTPS_PORT=8443 \
+start hook-service QUARKUS_HTTP_PORT="$HOOK_PORT" HOOK_DATA_DIR="$DATA/hook" HOOK_ADMIN_API_KEY="$OPERATOR_KEY" \
+  HOOK_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" HOOK_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" \
+  HOOK_MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" HOOK_LOCAL_HTTPS_PORT="$HOOK_HTTPS_PORT" \
   HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true
-start upload-service UPLOAD_DATA_DIR="$DATA/upload" UPLOAD_STORAGE_DIR="$DATA/upload/files" \
-  UPLOAD_ADMIN_API_KEY="$OPERATOR_KEY" UPLOAD_JWKS_URL=http://127.0.0.1:8081/platform/management/jwks.json \
-  UPLOAD_HOOK_SERVICE_URL=http://127.0.0.1:8082 UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" \
-  UPLOAD_PUBLIC_BASE_URL=http://localhost:8083
+start upload-service QUARKUS_HTTP_PORT="$UPLOAD_PORT" UPLOAD_DATA_DIR="$DATA/upload" \
+  UPLOAD_STORAGE_DIR="$DATA/upload/files" UPLOAD_ADMIN_API_KEY="$OPERATOR_KEY" \
+  UPLOAD_JWKS_URL="http://127.0.0.1:$MANAGEMENT_PORT/platform/management/jwks.json" \
+  UPLOAD_HOOK_SERVICE_URL="http://127.0.0.1:$HOOK_PORT" UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" \
+  UPLOAD_PUBLIC_BASE_URL="http://localhost:$UPLOAD_PORT"
 
-for svc in management-service:8081 hook-service:8082 upload-service:8083; do
+for svc in "management-service:$MANAGEMENT_PORT" "hook-service:$HOOK_PORT" "upload-service:$UPLOAD_PORT"; do
   name="${svc%%:*}"; port="${svc##*:}"
   ready=0
   for _ in $(seq 1 120); do
@@ -118,29 +163,46 @@ for svc in management-service:8081 hook-service:8082 upload-service:8083; do
 done
 
 # The demo: one account (FQDN demo.example, business 1001) whose hooks go to a receiver on this machine, one
-# client, a self-signed certificate (key in $DEMO) and an upload user. Created once; demo.env records the ids.
-if [ ! -f "$DEMO/demo.env" ]; then
+# client, a self-signed certificate (key in $DEMO) and an upload user. Created once and recorded in ids.env;
+# demo.env is written on every start, with those ids and this run's ports.
+IDS="$DEMO/ids.env"
+if [ ! -f "$IDS" ] && [ -f "$DEMO/demo.env" ]; then
+  # A data directory from before ids.env: its demo.env holds the ids.
+  grep -E '^export (ACCOUNT_ID|CLIENT_ID|CERT_UUID|RECEIVER_PORT)=' "$DEMO/demo.env" | sed 's/^export //' > "$IDS"
+fi
+if [ ! -f "$IDS" ]; then
   echo "== creating the demo account, client, certificate and user"
   json_field() { sed -n "s/.*\"$1\" *: *\"\\([^\"]*\\)\".*/\\1/p"; }
   op() { # method, url, body
     curl -sS --fail-with-body -X "$1" "$2" -H "Authorization: Bearer $OPERATOR_KEY" -H 'Content-Type: application/json' -d "$3"
   }
-  ACCOUNT_ID=$(op POST http://127.0.0.1:8081/admin/v1/accounts "{\"name\":\"Demo\",\"fqdn\":\"demo.example\",\
+  M="http://127.0.0.1:$MANAGEMENT_PORT"
+  ACCOUNT_ID=$(op POST "$M/admin/v1/accounts" "{\"name\":\"Demo\",\"fqdn\":\"demo.example\",\
 \"business_id\":\"1001\",\"webhook_url\":\"http://127.0.0.1:$RECEIVER_PORT/hooks/demo\"}" | json_field account_id)
-  CLIENT_ID=$(op POST "http://127.0.0.1:8081/admin/v1/accounts/$ACCOUNT_ID/clients" '{"name":"demo-client"}' \
-    | json_field client_id)
+  CLIENT_ID=$(op POST "$M/admin/v1/accounts/$ACCOUNT_ID/clients" '{"name":"demo-client"}' | json_field client_id)
   cli cert create --fqdn demo.example --out-key "$DEMO/demo.example-key.pem" \
     --out-cert "$DEMO/demo.example-cert.pem" --force > /dev/null
   pem=$(awk '{printf "%s\\n", $0}' "$DEMO/demo.example-cert.pem")
-  CERT_UUID=$(op POST "http://127.0.0.1:8081/admin/v1/accounts/$ACCOUNT_ID/certificates" \
-    "{\"certificate\":\"$pem\"}" | json_field certificate_uuid)
-  op POST http://127.0.0.1:8083/admin/v1/users '{"auth_id":"demo","business_id":"1001"}' > /dev/null
+  CERT_UUID=$(op POST "$M/admin/v1/accounts/$ACCOUNT_ID/certificates" "{\"certificate\":\"$pem\"}" \
+    | json_field certificate_uuid)
+  op POST "http://127.0.0.1:$UPLOAD_PORT/admin/v1/users" '{"auth_id":"demo","business_id":"1001"}' > /dev/null
   if [ -z "$ACCOUNT_ID" ] || [ -z "$CLIENT_ID" ] || [ -z "$CERT_UUID" ]; then
     echo "the demo bootstrap failed (account '$ACCOUNT_ID', client '$CLIENT_ID', certificate '$CERT_UUID')" >&2
     exit 1
   fi
-  cat > "$DEMO/demo.env" <<EOF
-# The demo created by run-local.sh ($(date -u +%Y-%m-%dT%H:%M:%SZ)); source it: . $DEMO/demo.env
+  printf 'ACCOUNT_ID=%s\nCLIENT_ID=%s\nCERT_UUID=%s\nRECEIVER_PORT=%s\n' "$ACCOUNT_ID" "$CLIENT_ID" "$CERT_UUID" \
+    "$RECEIVER_PORT" > "$IDS"
+fi
+WANTED_RECEIVER_PORT="$RECEIVER_PORT"
+# shellcheck disable=SC1090
+. "$IDS"
+if [ "$WANTED_RECEIVER_PORT" != "$RECEIVER_PORT" ]; then
+  echo "note: the demo account's hooks go to port $RECEIVER_PORT, set when it was created; the receiver port" \
+    "$WANTED_RECEIVER_PORT is not used (delete $DATA to start again with it)" >&2
+fi
+cat > "$DEMO/demo.env" <<EOF
+# The demo created by run-local.sh, with the ports of its start at $(date -u +%Y-%m-%dT%H:%M:%SZ); source it:
+#   . $DEMO/demo.env
 export ACCOUNT_ID=$ACCOUNT_ID
 export CLIENT_ID=$CLIENT_ID
 export CERT_UUID=$CERT_UUID
@@ -148,25 +210,30 @@ export FQDN=demo.example
 export BUSINESS_ID=1001
 export AUTH_ID=demo
 export KEY=$DEMO/demo.example-key.pem
+export DEMO_DIR=$DEMO
 export HOOK_CA=$DATA/hook/signing/ca.pem
 export RECEIVER_PORT=$RECEIVER_PORT
+export MANAGEMENT_PORT=$MANAGEMENT_PORT
+export HOOK_PORT=$HOOK_PORT
+export UPLOAD_PORT=$UPLOAD_PORT
+export HOOK_HTTPS_PORT=$HOOK_HTTPS_PORT
 export OPERATOR_KEY=$OPERATOR_KEY
 platform-cli() { java -jar "$ROOT/platform-cli/target/platform-cli.jar" "\$@"; }
 EOF
-fi
 
 cat <<EOF
 
 The platform is running:
-  management-service  http://localhost:8081   hook-service  http://localhost:8082   upload-service  http://localhost:8083
-  demo ids and keys:  $DEMO/demo.env
+  management-service  http://localhost:$MANAGEMENT_PORT   hook-service  http://localhost:$HOOK_PORT   upload-service  http://localhost:$UPLOAD_PORT
+  ports:              $PORTS; the demo's hooks go to receiver port $RECEIVER_PORT
+  demo ids and ports: $DEMO/demo.env
   logs:               $LOGS
 
 Next, in another terminal (docs/quickstart.md explains each step):
   . $DEMO/demo.env
   platform-cli receive-hooks --port \$RECEIVER_PORT --domain platform.example --trust \$HOOK_CA \\
-    --resolve hooks.platform.example=127.0.0.1:8443 &
-  platform-cli request token --base-url http://localhost:8081 --fqdn \$FQDN --client-id \$CLIENT_ID \\
+    --resolve hooks.platform.example=127.0.0.1:\$HOOK_HTTPS_PORT &
+  platform-cli request token --base-url http://localhost:\$MANAGEMENT_PORT --fqdn \$FQDN --client-id \$CLIENT_ID \\
     --key \$KEY --cert-uuid \$CERT_UUID
 
 EOF
