@@ -63,11 +63,12 @@ PY="$VENV/bin/python"
 "$PY" -c 'import convplatform, flask' || fail "the Python kit or Flask is not installed in $VENV"
 
 echo "== journey: the platform (run-local.sh, data in $DATA)"
-./run-local.sh --data "$DATA" --receiver-port "$(free_port)" --detach > "$WORK/platform.log" 2>&1 \
+./run-local.sh --data "$DATA" --receiver-port "$(free_port)" --management-port "$(free_port)" --hook-port "$(free_port)" \
+  --upload-port "$(free_port)" --hook-https-port "$(free_port)" --detach > "$WORK/platform.log" 2>&1 \
   || { cat "$WORK/platform.log" >&2; fail "the platform did not start (run-local.sh, output above)"; }
 # shellcheck disable=SC1091
 . "$DATA/demo/demo.env"
-# The ports run-local.sh used; the defaults are its fixed ones.
+# The ports run-local.sh used (the free ones given above), as demo.env records them.
 export OPERATOR_KEY
 export MANAGEMENT_URL="http://127.0.0.1:${MANAGEMENT_PORT:-8081}"
 export HOOK_URL="http://127.0.0.1:${HOOK_PORT:-8082}"
