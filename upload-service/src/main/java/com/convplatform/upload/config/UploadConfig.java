@@ -140,5 +140,13 @@ public interface UploadConfig {
         /** How often the outbox is sent. */
         @WithDefault("1s")
         String pollInterval();
+
+        /**
+         * On shutdown (SIGTERM), how long the batch being posted to hook-service may take to end; then every outbox
+         * event this replica holds is handed back, due at once for the other replicas. With {@code
+         * quarkus.shutdown.timeout} it must fit in the pod's {@code terminationGracePeriodSeconds} (README, Shutdown).
+         */
+        @WithDefault("PT10S")
+        Duration shutdownGrace();
     }
 }

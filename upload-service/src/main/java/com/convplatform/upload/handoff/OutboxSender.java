@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
@@ -25,18 +27,21 @@ import javax.sql.DataSource;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.jboss.logging.Logger;
 
 import com.convplatform.support.LocalTransaction;
+import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -47,7 +52,8 @@ import io.quarkus.scheduler.Scheduled;
  * events written already claimed by this process ({@link #ownClaim}, due only when {@link #LEASE} has passed); and a
  * poll ({@link #send}) for what is due: events that waited out their backoff (1 s doubling to 5 min), and those whose
  * lease ran out because their writer stopped first. An accepted event is removed from the outbox; a batch with a
- * failure ends the poll.
+ * failure ends the poll. Every claim of this process carries {@link #ownClaim}, so on shutdown ({@link #drain}) what it
+ * still holds is handed back in one UPDATE, due at once for the other replicas.
  */
 @ApplicationScoped
 public class OutboxSender {
@@ -67,14 +73,22 @@ public class OutboxSender {
     private final HookIntakeClient intake;
     private final Counter sentCounter;
     private final Counter failedCounter;
+    private final Counter releasedOnShutdown;
+    private final Duration shutdownGrace;
     private final String ownClaim = UUID.randomUUID().toString();
     private final ArrayBlockingQueue<Claimed> direct = new ArrayBlockingQueue<>(4096); // committed, to hand on
     private volatile boolean running = true;
     private Thread directSender;
+    /** Held by a poll while it claims and posts: the shutdown waits for it (up to the grace). */
+    private final ReentrantLock polling = new ReentrantLock();
+    /** Events hook-service accepted after the shutdown began. */
+    private final AtomicInteger sentWhileStopping = new AtomicInteger();
+    private Drained drained;
 
     public OutboxSender(Clock clock, MeterRegistry metrics, ObjectMapper json, DataSource dataSource,
-            HookIntakeClient intake) {
+            HookIntakeClient intake, UploadConfig config) {
         this.intake = intake;
+        this.shutdownGrace = config.hookService().shutdownGrace();
         this.dataSource = dataSource;
         this.clock = clock;
         this.json = json;
@@ -84,14 +98,23 @@ public class OutboxSender {
                 .register(metrics);
         this.failedCounter = Counter.builder("upload.handoff.failed")
                 .description("Posts to hook-service's intake that failed (retried later)").register(metrics);
+        this.releasedOnShutdown = Counter.builder("upload.handoff.released_on_shutdown")
+                .description("Outbox events this replica held when it stopped, handed back for the other replicas")
+                .register(metrics);
     }
 
     @Scheduled(every = "${upload.hook-service.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void send() {
-        for (List<Claimed> batch = claim(); !batch.isEmpty(); batch = claim()) {
-            if (!deliver(batch)) {
-                return;
+        polling.lock();
+        try {
+            while (running) {
+                List<Claimed> batch = claim();
+                if (batch.isEmpty() || !deliver(batch)) {
+                    return;
+                }
             }
+        } finally {
+            polling.unlock();
         }
     }
 
@@ -115,15 +138,84 @@ public class OutboxSender {
         directSender.start();
     }
 
-    @PreDestroy
-    void stopDirect() {
+    /** What a graceful stop did: events accepted by hook-service meanwhile, and events handed back unsent. */
+    public record Drained(int sent, int released) {
+    }
+
+    /** On SIGTERM (any orderly stop), once the HTTP requests have ended ({@code quarkus.shutdown.timeout}). */
+    void onShutdown(@Observes ShutdownEvent event) {
+        drain(shutdownGrace);
+    }
+
+    /**
+     * Stops claiming, lets the batch being posted (by the hand-off thread or a poll) end for at most {@code grace},
+     * then hands back in one UPDATE every event this process still holds: those written by its uploads and not yet
+     * sent (queued, or in a batch cut off) are due at once for the other replicas' polls instead of after
+     * {@link #LEASE}. An event in a batch cut off may have reached hook-service: it is sent again, and hook-service
+     * accepts each (account_id, message_id) once. Runs once; later calls return the first result.
+     */
+    public synchronized Drained drain(Duration grace) {
+        if (drained != null) {
+            return drained;
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
         running = false;
-        directSender.interrupt();
+        boolean cutOff = false;
         try {
-            directSender.join(5_000);
+            directSender.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            if (directSender.isAlive()) {
+                cutOff = true;
+                directSender.interrupt();
+                directSender.join(2_000);
+            }
+            if (polling.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                polling.unlock(); // no poll runs, and none claims from now on
+            } else {
+                cutOff = true;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        int released = 0;
+        try {
+            released = releaseHeld();
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "Handing back this replica's outbox events failed; other replicas send them once their"
+                    + " lease (%s) runs out", LEASE);
+        }
+        releasedOnShutdown.increment(released);
+        drained = new Drained(sentWhileStopping.get(), released);
+        LOG.infof("Hand-off stopped: %d events accepted by hook-service within upload.hook-service.shutdown-grace"
+                + " (%s)%s; %d events handed back, due now for the other replicas", drained.sent(), grace,
+                cutOff ? ", the batch still being posted was cut off" : "", released);
+        return drained;
+    }
+
+    /** Hands back what is held if no shutdown event did (a container stopped early); else nothing is left to do. */
+    @PreDestroy
+    void stopDirect() {
+        if (drained == null) {
+            drain(shutdownGrace);
+        }
+    }
+
+    private static final String RELEASE_HELD = "update hook_outbox set claim_token = null, next_attempt_at = ?"
+            + " where claim_token = ? and sent_at is null and next_attempt_at > ?";
+
+    /**
+     * Every unsent event this process claimed or wrote, still under its lease: due now. Returns how many. (No index on
+     * claim_token: this reads the unsent rows, once per shutdown.)
+     */
+    private int releaseHeld() {
+        OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
+        return LocalTransaction.run(dataSource, "Handing back this replica's outbox events", c -> {
+            try (PreparedStatement release = c.prepareStatement(RELEASE_HELD)) {
+                release.setObject(1, now);
+                release.setString(2, ownClaim);
+                release.setObject(3, now);
+                return release.executeUpdate();
+            }
+        });
     }
 
     private void sendHandedOn() {
@@ -179,6 +271,9 @@ public class OutboxSender {
                     failed.size(), batch.size(), failed.values().iterator().next());
         }
         sentCounter.increment(sent.size());
+        if (!running) {
+            sentWhileStopping.addAndGet(sent.size());
+        }
         failedCounter.increment(failed.size());
         return failed.isEmpty();
     }
@@ -236,7 +331,7 @@ public class OutboxSender {
             for (int attempt = 0; attempt < 5; attempt++) {
                 OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
                 List<Claimed> due = new ArrayList<>(BATCH);
-                String token = UUID.randomUUID().toString();
+                String token = ownClaim; // this process's: handed back by drain() on shutdown
                 select.setObject(1, now);
                 select.setInt(2, BATCH);
                 try (ResultSet r = select.executeQuery()) {
