@@ -36,6 +36,20 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     public static final String TLS_ACCOUNT_PREFIX = "tls-";
     public static final String TLS_HOST = "hooks.receiver.test";
     public static com.sun.net.httpserver.HttpsServer tlsServer;
+    /**
+     * Names no DNS knows, each resolving (seam {@code hook.delivery.resolve}) to eight loopback addresses, for tests
+     * that put listeners there which never answer (BlackHoleWebhookTest); {@link #WEBHOOKS} points an account at them.
+     */
+    public static final String BLACK_HOLE_HOST = "black-holes.test";
+    public static final List<String> BLACK_HOLE_ADDRESSES = addresses(11, 8);
+    public static final String SILENT_HOST = "silent.test";
+    public static final List<String> SILENT_ADDRESSES = addresses(21, 8);
+    /** Webhook URLs per account that the account lookup answers instead of the receiver's. */
+    public static final Map<String, String> WEBHOOKS = new ConcurrentHashMap<>();
+
+    private static List<String> addresses(int first, int n) {
+        return java.util.stream.IntStream.range(first, first + n).mapToObj(i -> "127.0.0." + i).toList();
+    }
 
     /** One received hook. */
     public record Received(Map<String, List<String>> headers, byte[] body, long atNanos) {
@@ -60,6 +74,13 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
 
     public static int lookups(String accountId) {
         return LOOKUPS.computeIfAbsent(accountId, k -> new java.util.concurrent.atomic.AtomicInteger()).get();
+    }
+
+    /** When each account lookup reached management-service ({@link System#nanoTime()}), per account. */
+    public static final Map<String, List<Long>> LOOKUP_TIMES = new ConcurrentHashMap<>();
+
+    public static List<Long> lookupTimes(String accountId) {
+        return LOOKUP_TIMES.computeIfAbsent(accountId, k -> new CopyOnWriteArrayList<>());
     }
 
     /** X-Request-Id of the last account lookup per account. */
@@ -109,10 +130,13 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             tlsServer.start();
             Path receiverCa = dir.resolve("receiver-ca.pem");
             Files.writeString(receiverCa, Pem.toPem(pki.root));
+            List<String> resolve = new java.util.ArrayList<>(List.of(TLS_HOST + "=127.0.0.1"));
+            BLACK_HOLE_ADDRESSES.forEach(a -> resolve.add(BLACK_HOLE_HOST + "=" + a));
+            SILENT_ADDRESSES.forEach(a -> resolve.add(SILENT_HOST + "=" + a));
             return Map.of("hook.signing.key-file", key.toString(), "hook.signing.chain-file", chain.toString(),
                     "hook.certificate-url", "https://" + CERT_HOST + "/platform/hooks/certificate/",
                     "hook.management.url", baseUrl(), "hook.management.internal-api-key", "mgmt-key",
-                    "hook.delivery.resolve", TLS_HOST + "=127.0.0.1", "hook.delivery.trust-store",
+                    "hook.delivery.resolve", String.join(",", resolve), "hook.delivery.trust-store",
                     receiverCa.toString());
         } catch (IOException e) {
             throw new IllegalStateException(e);
@@ -126,12 +150,13 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
         if (requestId != null) {
             LOOKUP_REQUEST_IDS.put(id, requestId);
         }
+        lookupTimes(id).add(System.nanoTime());
         LOOKUPS.computeIfAbsent(id, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
         ConcurrentLinkedQueue<Answer> scripted = LOOKUP_SCRIPT.get(id);
         Answer a = scripted == null ? null : scripted.poll();
         if (a != null && a.delayMs() > 0) {
             try {
-                Thread.sleep(a.delayMs());
+                Thread.sleep(a.delayMs()); // a slow management-service: the scripted answer comes this much later
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -142,6 +167,8 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             answer(ex, 401, "{}");
         } else if (id.equals(UNKNOWN_ACCOUNT)) {
             answer(ex, 404, "{\"error_code\":\"ACCOUNT_NOT_FOUND\"}");
+        } else if (WEBHOOKS.containsKey(id)) {
+            answer(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + WEBHOOKS.get(id) + "\"}");
         } else {
             String base = id.startsWith(TLS_ACCOUNT_PREFIX)
                     ? "https://" + TLS_HOST + ":" + tlsServer.getAddress().getPort()
@@ -165,7 +192,7 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
                 .accumulateAndGet(now, Math::max);
         try {
             if (a.delayMs() > 0) {
-                Thread.sleep(a.delayMs());
+                Thread.sleep(a.delayMs()); // a slow receiver: the scripted answer comes this much later
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

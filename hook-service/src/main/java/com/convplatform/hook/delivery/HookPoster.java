@@ -9,6 +9,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -76,9 +77,12 @@ final class HookPoster implements AutoCloseable {
         this.readTimeout = readTimeout;
     }
 
-    /** The system's resolver, with the {@code host=address} pairs of {@code hook.delivery.resolve} in front of it. */
+    /**
+     * The system's resolver, with the {@code host=address} pairs of {@code hook.delivery.resolve} in front of it; a host
+     * named in several pairs resolves to each of their addresses, in order (as a name with several A records).
+     */
     static OutboundAddresses.Resolver resolver(Optional<List<String>> pairs) {
-        Map<String, InetAddress> fixed = new HashMap<>();
+        Map<String, List<InetAddress>> fixed = new HashMap<>();
         for (String pair : pairs.orElse(List.of())) {
             int eq = pair.indexOf('=');
             String address = eq < 0 ? "" : pair.substring(eq + 1).trim();
@@ -87,14 +91,16 @@ final class HookPoster implements AutoCloseable {
                         "hook.delivery.resolve: '" + pair + "' is not host=address (an IP address, no port)");
             }
             try {
-                fixed.put(pair.substring(0, eq).trim().toLowerCase(Locale.ROOT), InetAddress.getByName(address));
+                fixed.computeIfAbsent(pair.substring(0, eq).trim().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+                        .add(InetAddress.getByName(address));
             } catch (UnknownHostException e) {
                 throw new IllegalArgumentException("hook.delivery.resolve: '" + address + "' is not an IP address", e);
             }
         }
-        return host -> fixed.containsKey(host.toLowerCase(Locale.ROOT))
-                ? new InetAddress[]{fixed.get(host.toLowerCase(Locale.ROOT))}
-                : InetAddress.getAllByName(host);
+        return host -> {
+            List<InetAddress> given = fixed.get(host.toLowerCase(Locale.ROOT));
+            return given != null ? given.toArray(InetAddress[]::new) : InetAddress.getAllByName(host);
+        };
     }
 
     /** The {@code hook.delivery.trust-store} seam: the JDK's CAs and the file's; null (the JDK's alone) without one. */

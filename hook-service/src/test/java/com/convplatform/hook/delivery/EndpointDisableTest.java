@@ -14,10 +14,16 @@ import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
 
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +42,40 @@ import io.restassured.response.ValidatableResponse;
 @QuarkusTest
 @QuarkusTestResource(HookPlatformResource.class)
 class EndpointDisableTest {
+    @Inject
+    Rows rows;
+
+    @ApplicationScoped
+    static class Rows {
+        /** The account's deliveries that a claim holds (being sent, or waiting for their endpoint's turn). */
+        @Transactional
+        long leased(String account) {
+            return Delivery.count("accountId = ?1 and leaseOwner is not null", account);
+        }
+
+        @Transactional
+        Delivery ofEvent(String eventId) {
+            return Delivery.find("eventId", eventId).firstResult();
+        }
+    }
+
+    /**
+     * Returns once a claim has run after this call began: a delivery of another account, accepted now, was sent.
+     * Claims take the oldest due deliveries first, so a claim that took it took every claimable delivery due before.
+     */
+    static void aLaterClaimRan() {
+        String probe = account();
+        intake(event(probe, 1), 202);
+        HookDeliveryTest.awaitHooks(probe, 1);
+    }
+
+    /** The delivery of {@code eventId} was never claimed: no lease, no attempt, still pending. */
+    void neverClaimed(String eventId) {
+        Delivery d = rows.ofEvent(eventId);
+        assertNull(d.leaseOwner, "a disabled endpoint's delivery was claimed");
+        assertEquals(0, d.attempts);
+        assertEquals(Delivery.PENDING, d.status);
+    }
 
     static ValidatableResponse endpoint(String account) {
         return given().header("Authorization", OPERATOR).get("/admin/v1/accounts/" + account + "/endpoint").then()
@@ -47,26 +87,31 @@ class EndpointDisableTest {
     }
 
     @Test
-    void anEndpointThatKeepsFailingIsDisabledByTheRuleAndItsDeliveriesAreHeldUntilEnabled() throws Exception {
+    void anEndpointThatKeepsFailingIsDisabledByTheRuleAndItsDeliveriesAreHeldUntilEnabled() {
         String account = account();
         Answer[] failures = new Answer[200];
         java.util.Arrays.fill(failures, new Answer(500, 0, null));
         HookPlatformResource.script(account, failures);
-        long id = 1;
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (enabled(account)) {
-            assertTrue(System.nanoTime() < deadline, "the rule never disabled the failing endpoint");
-            intake(event(account, id++), 202);
-            Thread.sleep(150);
-        }
+        AtomicLong id = new AtomicLong(1);
+        // an event every 150 ms (each attempted up to 4 times) until the rule's 6 failures over 1 s have come
+        await("the rule disables the failing endpoint").atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(150)).until(() -> {
+                    if (!enabled(account)) {
+                        return true;
+                    }
+                    intake(event(account, id.getAndIncrement()), 202);
+                    return false;
+                });
         endpoint(account).body("disabled_by", equalTo("rule")).body("consecutive_failures", greaterThanOrEqualTo(6))
                 .body("failing_since", notNullValue()).body("disabled_reason", containsString("in a row failed"));
 
-        // Held: a new event is accepted and stored but not attempted while the endpoint is disabled.
-        Thread.sleep(500); // attempts already in flight when it was disabled finish
+        // Held: a new event is accepted and stored but not attempted while the endpoint is disabled. First the
+        // attempts already claimed when it was disabled end (their calls to the receiver all came before).
+        await().atMost(Duration.ofSeconds(10)).until(() -> rows.leased(account) == 0);
         int before = received(account).size();
-        intake(event(account, 1000), 202);
-        Thread.sleep(1200);
+        String heldEvent = intake(event(account, 1000), 202);
+        aLaterClaimRan();
+        neverClaimed(heldEvent);
         assertEquals(before, received(account).size(), "a disabled endpoint received a hook");
         long held = ((Number) endpoint(account).extract().path("held_deliveries")).longValue();
         assertTrue(held >= 1, "the new delivery is held");
@@ -83,7 +128,7 @@ class EndpointDisableTest {
     }
 
     @Test
-    void theOperatorDisablesAndEnablesAnEndpointByHand() throws Exception {
+    void theOperatorDisablesAndEnablesAnEndpointByHand() {
         String other = account();
         given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + other + "/endpoint/disable").then()
                 .statusCode(200).body("enabled", equalTo(false))
@@ -96,8 +141,9 @@ class EndpointDisableTest {
                 .post("/admin/v1/accounts/" + account + "/endpoint/disable").then().statusCode(200)
                 .body("enabled", equalTo(false)).body("disabled_by", equalTo("operator"))
                 .body("disabled_reason", equalTo("receiver under maintenance")).body("disabled_at", notNullValue());
-        intake(event(account, 1), 202);
-        Thread.sleep(1000);
+        String held = intake(event(account, 1), 202);
+        aLaterClaimRan();
+        neverClaimed(held);
         assertEquals(0, received(account).size());
         assertEquals("PENDING", delivery(account).get("status"));
         assertEquals(0, delivery(account).get("attempts"));

@@ -99,6 +99,23 @@ public class HookDeliveryTest {
         return received(account);
     }
 
+    /**
+     * Waits until the account has {@code n} deliveries, every one delivered: recorded so once its receiver's answer
+     * came, after which it is never claimed again. From then on the receiver's count of hooks is final.
+     */
+    public static void awaitDelivered(String account, int n) {
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            List<Map<String, Object>> list = deliveries(account);
+            return list.size() >= n && list.stream().allMatch(d -> "DELIVERED".equals(d.get("status")));
+        });
+        assertEquals(n, deliveries(account).size(), "deliveries of " + account);
+    }
+
+    static List<Map<String, Object>> deliveries(String account) {
+        return given().header("Authorization", OPERATOR).queryParam("account_id", account).queryParam("limit", 1000)
+                .get("/admin/v1/deliveries").then().statusCode(200).extract().path("$");
+    }
+
     public static Map<String, Object> delivery(String account) {
         List<Map<String, Object>> list = given().header("Authorization", OPERATOR).queryParam("account_id", account)
                 .get("/admin/v1/deliveries").then().statusCode(200).extract().path("$");
@@ -167,9 +184,9 @@ public class HookDeliveryTest {
         given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(event(account, 5))
                 .post("/internal/v1/events").then().statusCode(200).body("event_id", equalTo(first))
                 .body("duplicate", equalTo(true));
-        awaitHooks(account, 1);
-        Thread.sleep(800);
+        awaitDelivered(account, 1);
         assertEquals(1, received(account).size());
+        assertEquals(1, delivery(account).get("attempts"));
     }
 
     @Test
@@ -207,8 +224,7 @@ public class HookDeliveryTest {
         } finally {
             callers.shutdownNow();
         }
-        awaitHooks(account, 20);
-        Thread.sleep(800);
+        awaitDelivered(account, 20);
         assertEquals(20, received(account).size(), "each event delivered once");
         assertEquals(20, received(account).stream().map(h -> {
             try {
@@ -280,11 +296,16 @@ public class HookDeliveryTest {
     void atMostFourHooksAreInFlightToOneEndpointAndTheRestWait() {
         String account = account();
         Answer[] slow = new Answer[12];
-        java.util.Arrays.fill(slow, new Answer(200, 300, null));
+        java.util.Arrays.fill(slow, new Answer(200, 500, null));
         HookPlatformResource.script(account, slow);
+        // One batch: all twelve are due at once (one call each let a loaded machine deliver some before the next came)
+        List<Map<String, Object>> events = new java.util.ArrayList<>();
         for (int i = 1; i <= 12; i++) {
-            intake(event(account, 100 + i), 202);
+            events.add(event(account, 100 + i));
         }
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(Map.of("events", events))
+                .post("/internal/v1/events/batch").then().statusCode(200)
+                .body("results.status", equalTo(java.util.Collections.nCopies(12, 202)));
         awaitHooks(account, 12);
         assertEquals(4, HookPlatformResource.mostInFlight(account), "hooks in flight at once to one endpoint");
         await().atMost(Duration.ofSeconds(5)).until(() -> given().header("Authorization", OPERATOR)
@@ -351,10 +372,9 @@ public class HookDeliveryTest {
         assertEquals(r.jsonPath().getString("results[1].event_id"), r.jsonPath().getString("results[2].event_id"),
                 "the same message twice in one batch is one event");
         assertEquals(Boolean.TRUE, r.jsonPath().get("results[2].duplicate"));
-        awaitHooks(a, 2);
-        awaitHooks(b, 1);
-        awaitHooks(c, 1);
-        Thread.sleep(800);
+        awaitDelivered(a, 2);
+        awaitDelivered(b, 1);
+        awaitDelivered(c, 1);
         assertEquals(List.of(1L, 2L), received(a).stream().map(h -> messageId(h)).sorted().toList());
         assertEquals(List.of(2L), received(b).stream().map(h -> messageId(h)).toList());
         assertEquals("batch-call", HookPlatformResource.LOOKUP_REQUEST_IDS.get(b));

@@ -194,6 +194,16 @@ class HookPosterTest {
     }
 
     @Test
+    void aHostGivenMoreThanOnceToTheResolveSeamResolvesToEachOfItsAddressesInOrder() throws Exception {
+        OutboundAddresses.Resolver resolver = HookPoster.resolver(Optional.of(List.of("many.test=127.0.0.3",
+                "other.test=127.0.0.9", "MANY.test=127.0.0.2", "many.test=::1")));
+        assertEquals(List.of("127.0.0.3", "127.0.0.2", "0:0:0:0:0:0:0:1"),
+                java.util.Arrays.stream(resolver.resolve("many.Test")).map(InetAddress::getHostAddress).toList());
+        assertEquals(List.of("127.0.0.9"),
+                java.util.Arrays.stream(resolver.resolve("other.test")).map(InetAddress::getHostAddress).toList());
+    }
+
+    @Test
     void theResolveSeamRefusesWhatIsNotHostEqualsAddress() {
         for (String bad : List.of("hooks.example", "=127.0.0.1", "hooks.example=127.0.0.1:8443", "a=b.example")) {
             assertThrows(IllegalArgumentException.class, () -> HookPoster.resolver(Optional.of(List.of(bad))), bad);

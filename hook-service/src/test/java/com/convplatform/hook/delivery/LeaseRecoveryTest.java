@@ -55,16 +55,29 @@ class LeaseRecoveryTest {
             d.persist();
             return d.id;
         }
+
+        @Transactional
+        Delivery row(String id) {
+            return Delivery.findById(id);
+        }
     }
 
     @Test
-    void anExpiredLeaseIsReclaimedAndALiveOneIsRespected() throws Exception {
+    void anExpiredLeaseIsReclaimedAndALiveOneIsRespected() {
         String expired = "lease-" + UUID.randomUUID();
         String live = "lease-" + UUID.randomUUID();
         rows.leftByDeadReplica(expired, Instant.now().minusSeconds(1));
-        rows.leftByDeadReplica(live, Instant.now().plusSeconds(3600));
+        String liveId = rows.leftByDeadReplica(live, Instant.now().plusSeconds(3600));
         await().atMost(Duration.ofSeconds(10)).until(() -> received(expired).size() == 1);
-        Thread.sleep(1000);
+        // Claims take the oldest due deliveries first, and the live one has been due all along: a claim after an event
+        // accepted now took it too, had it been claimable. Once that event is delivered, the live one must be as its
+        // replica left it: still its lease, no attempt, never sent.
+        String later = HookDeliveryTest.account();
+        HookDeliveryTest.intake(HookDeliveryTest.event(later, 1), 202);
+        HookDeliveryTest.awaitHooks(later, 1);
+        Delivery row = rows.row(liveId);
+        assertEquals("replica-that-died", row.leaseOwner, "a delivery under a live lease was claimed");
+        assertEquals(0, row.attempts);
         assertEquals(0, received(live).size(), "a delivery under a live lease was taken from its replica");
         given().header("Authorization", "Bearer test-operator-key").queryParam("account_id", expired)
                 .get("/admin/v1/deliveries").then().statusCode(200)

@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -64,21 +65,61 @@ class ManagementOutageTest {
                 .statusCode(200).extract().jsonPath();
     }
 
+    /**
+     * When each lookup of the account began: a call that came within 2.5 s of the one before is that lookup's retry
+     * (a time-out of 500 ms here, then @Retry's backoff; on a loaded machine a lookup can time out and be retried).
+     */
+    static List<Long> lookupsWithTheirRetries(String account) {
+        List<Long> starts = new java.util.ArrayList<>();
+        long previous = Long.MIN_VALUE;
+        for (long t : HookPlatformResource.lookupTimes(account)) {
+            if (starts.isEmpty() || t - previous > Duration.ofMillis(2500).toNanos()) {
+                starts.add(t);
+            }
+            previous = t;
+        }
+        return starts;
+    }
+
+    /**
+     * Each lookup of the account began at least the cache's time to live (PT4S here) after the one before: the
+     * deliveries in between used the cached answer. (Counting lookups instead failed on a machine so loaded that the
+     * second delivery came after the time to live.)
+     */
+    static void lookedUpAtMostOncePerTimeToLive(String account) {
+        List<Long> at = lookupsWithTheirRetries(account);
+        for (int i = 1; i < at.size(); i++) {
+            Duration gap = Duration.ofNanos(at.get(i) - at.get(i - 1));
+            assertTrue(gap.compareTo(Duration.ofSeconds(4)) >= 0, account + " was looked up again after "
+                    + gap.toMillis() + " ms, within the cache's time to live (PT4S)");
+        }
+    }
+
+    static long refusedByTheBreaker(String account) {
+        return attempts(account).getList("error", String.class).stream()
+                .filter(e -> e != null && e.contains("circuit breaker is open")).count();
+    }
+
     @Test
     @Order(0)
-    void foundAndUnknownAccountsAreCachedForTheTimeToLive() throws Exception {
+    void foundAndUnknownAccountsAreCachedForTheTimeToLive() {
         String account = account();
         intake(event(account, 1), 202);
         awaitHooks(account, 1);
         intake(event(account, 2), 202);
         awaitHooks(account, 2);
-        assertEquals(1, lookups(account), "the second delivery used the cached webhook URL");
-        // hook.management.cache-ttl is PT4S here: long enough that a loaded build machine still finds the entries
-        // above and below cached, short enough to wait out
-        Thread.sleep(4500);
-        intake(event(account, 3), 202);
-        awaitHooks(account, 3);
-        assertEquals(2, lookups(account), "looked up again once the entry had expired");
+        // hook.management.cache-ttl is PT4S here. One more event every half second until one is looked up again: not
+        // before the entry's time to live has passed, and then once; every delivery in between used the cached URL.
+        AtomicLong messageId = new AtomicLong(3);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            long m = messageId.getAndIncrement();
+            intake(event(account, m), 202);
+            awaitHooks(account, (int) m);
+            return lookupsWithTheirRetries(account).size() > 1;
+        });
+        assertEquals(2, lookupsWithTheirRetries(account).size(), "looked up again once the entry had expired");
+        lookedUpAtMostOncePerTimeToLive(account);
+        assertTrue(HookPlatformResource.received(account).size() > 2, "no delivery used the cached webhook URL");
 
         String gone = account();
         lookupAnswers(gone, new Answer(404, 0, null), new Answer(404, 0, null));
@@ -88,7 +129,7 @@ class ManagementOutageTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> given().header("Authorization", OPERATOR)
                 .queryParam("account_id", gone).queryParam("status", "DEAD").get("/admin/v1/deliveries").then()
                 .extract().jsonPath().getList("$").size() == 2);
-        assertEquals(1, lookups(gone), "an unknown account is cached too");
+        lookedUpAtMostOncePerTimeToLive(gone); // an unknown account is cached too
     }
 
     @Test
@@ -116,16 +157,20 @@ class ManagementOutageTest {
         lookupAnswers(account, slow, slow, slow);
         intake(event(account, 1), 202);
         // Delivered at a later attempt. The failures of the tests before may have left the breaker open, so the first
-        // attempts may fail on it; the attempt that met the slow answers failed on their time-out.
+        // attempts may fail on it, and an attempt whose slow lookup was a half-open breaker's trial call is recorded
+        // with the breaker's refusal of its retry, not the time-out. What shows each slow answer was a failure: a
+        // fourth lookup came (a slow answer taken as a success would have been cached, and delivered at once).
         awaitHooks(account, 1);
         List<String> errors = attempts(account).getList("error", String.class);
-        assertTrue(errors.stream().anyMatch(e -> e != null && e.startsWith("account lookup failed")
-                && e.toLowerCase().contains("timeout")), errors.toString());
+        assertTrue(HookPlatformResource.LOOKUP_SCRIPT.get(account).isEmpty(), "the slow answers were all given");
+        assertTrue(lookups(account) >= 4, "a slow answer was used: " + lookups(account) + " lookups, " + errors);
+        assertTrue(errors.size() >= 2 && errors.subList(0, errors.size() - 1).stream()
+                .allMatch(e -> e != null && e.startsWith("account lookup failed")), errors.toString());
     }
 
     @Test
     @Order(3)
-    void whileLookupsKeepFailingTheBreakerStopsCallingAndNothingIsLost() throws Exception {
+    void whileLookupsKeepFailingTheBreakerStopsCallingAndNothingIsLost() {
         List<String> accounts = new ArrayList<>();
         Answer[] failing = new Answer[100];
         Arrays.fill(failing, new Answer(500, 0, null));
@@ -138,10 +183,20 @@ class ManagementOutageTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> accounts.stream()
                 .anyMatch(a -> attempts(a).getList("error", String.class).stream()
                         .anyMatch(e -> e != null && e.contains("circuit breaker is open"))));
-        int calls = accounts.stream().mapToInt(HookPlatformResource::lookups).sum();
-        Thread.sleep(2000);
-        assertEquals(calls, accounts.stream().mapToInt(HookPlatformResource::lookups).sum(),
-                "the open breaker let lookups through");
+        // While it is open, attempts fail on it without calling: wait for four more such attempts (each account is
+        // attempted again within 1 to 2 s). No lookup may reach management-service until the breaker's delay (5 s)
+        // has passed since the last call before it opened (less 1 s, for a call already under way when it opened);
+        // after that it lets one trial call through, by design.
+        long lastCall = accounts.stream().flatMap(a -> HookPlatformResource.lookupTimes(a).stream())
+                .mapToLong(Long::longValue).max().orElseThrow();
+        long refused = accounts.stream().mapToLong(ManagementOutageTest::refusedByTheBreaker).sum();
+        await().atMost(Duration.ofSeconds(10)).until(() -> accounts.stream()
+                .mapToLong(ManagementOutageTest::refusedByTheBreaker).sum() >= refused + 4);
+        List<Long> through = accounts.stream().flatMap(a -> HookPlatformResource.lookupTimes(a).stream())
+                .filter(t -> t > lastCall).toList();
+        assertTrue(through.stream().allMatch(t -> t - lastCall >= Duration.ofSeconds(4).toNanos()),
+                "the open breaker let lookups through " + through.stream().map(t -> (t - lastCall) / 1_000_000)
+                        .toList() + " ms after the last call before it opened");
         accounts.forEach(LOOKUP_SCRIPT::remove); // management-service is back
         for (String account : accounts) {
             awaitHooks(account, 1);
