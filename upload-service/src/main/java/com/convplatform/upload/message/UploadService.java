@@ -188,9 +188,11 @@ public class UploadService {
         String ext = FileTypes.extension(name);
         List<String> allowed = type == FileTypes.IMAGE ? FileTypes.IMAGES : FileTypes.DOCUMENTS;
         if (!allowed.contains(ext)) {
-            throw new ApiException(415, "UNSUPPORTED_FILE_TYPE", "A " + (type == 1 ? "image" : "document")
-                    + " must be one of " + String.join(", ", allowed) + "; got '"
-                    + (ext.isEmpty() ? "no extension" : ext) + "'");
+            String kind = type == FileTypes.IMAGE ? "An image (message_type 1)" : "A document (message_type 52)";
+            String last = allowed.get(allowed.size() - 1);
+            String choices = "." + String.join(", .", allowed.subList(0, allowed.size() - 1)) + " or ." + last;
+            throw new ApiException(415, "UNSUPPORTED_FILE_TYPE", kind + " must be a " + choices + " file; got "
+                    + (ext.isEmpty() ? "a name without an extension" : "a ." + ext + " file"));
         }
         Path file = f.file.uploadedFile();
         try {

@@ -256,9 +256,12 @@ class UploadTest {
         refused(authed().multiPart("auth_id", "user42").multiPart("business_id", "1001")
                 .multiPart("message_type", "1").multiPart("file", "a.png", PNG, "image/png")
                 .multiPart("message_body", "x".repeat(4097)).post(PATH).then(), 400, "MESSAGE_BODY_TOO_LONG", "4096");
-        refused(upload(authed(), "52", "a.png", PNG, "image/png"), 415, "UNSUPPORTED_FILE_TYPE", "png");
+        refused(upload(authed(), "52", "a.png", PNG, "image/png"), 415, "UNSUPPORTED_FILE_TYPE",
+                "A document (message_type 52) must be a .docx, .doc, .xls, .xlsx or .csv file; got a .png file");
         refused(upload(authed(), "1", "setup.exe", ELF, "application/octet-stream"), 415, "UNSUPPORTED_FILE_TYPE",
-                "exe");
+                "An image (message_type 1) must be a .jpg, .jpeg, .png or .gif file; got a .exe file");
+        refused(upload(authed(), "1", "picture", PNG, "image/png"), 415, "UNSUPPORTED_FILE_TYPE",
+                "got a name without an extension");
         refused(upload(authed(), "52", "report.docx", PNG, "application/octet-stream"), 415, "CONTENT_MISMATCH",
                 ".docx");
         refused(upload(authed(), "1", "cute.jpg", ELF, "image/jpeg"), 415, "CONTENT_MISMATCH", ".jpg");
