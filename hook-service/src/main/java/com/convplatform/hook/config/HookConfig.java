@@ -93,6 +93,14 @@ public interface HookConfig {
         @WithDefault("PT60S")
         Duration lease();
 
+        /**
+         * On shutdown (SIGTERM), how long attempts under way may take to end before they are cut off; then every lease
+         * this replica still holds is handed back, due at once for the other replicas. With {@code
+         * quarkus.shutdown.timeout} it must fit in the pod's {@code terminationGracePeriodSeconds} (README, Shutdown).
+         */
+        @WithDefault("PT15S")
+        Duration shutdownGrace();
+
         @WithDefault("PT3S")
         Duration connectTimeout();
 

@@ -329,6 +329,24 @@ public class DeliveryStore {
                 utc(clock.instant()), claimed.id(), claimed.leaseOwner()));
     }
 
+    /**
+     * Every lease of this replica's claims still running (their owner is this replica's id and a claim number), read by
+     * the due index: a claimed row is due at its lease's end.
+     */
+    private static final String RELEASE_HELD = "update delivery set lease_owner = null, lease_until = null,"
+            + " next_attempt_at = ? where status = 'PENDING' and next_attempt_at > ? and lease_until > ?"
+            + " and lease_owner like ?";
+
+    /**
+     * Hands back, in one UPDATE, every delivery this replica holds under a live lease: due now, claimable at once by
+     * any replica. Called on shutdown, once no attempt of this replica is under way. Returns how many.
+     */
+    public int releaseHeld() {
+        OffsetDateTime now = utc(clock.instant());
+        return LocalTransaction.run(dataSource, "Handing back this replica's leases",
+                c -> update(c, RELEASE_HELD, now, now, now, replica + ":%"));
+    }
+
     private static int update(Connection c, String sql, Object... values) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(sql)) {
             return bind(s, values).executeUpdate();

@@ -37,8 +37,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.core.Vertx;
@@ -55,7 +57,8 @@ public class DeliveryWorker {
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
     /** A delivery is sent only if its lease outlasts the attempt by this much; otherwise it is given back. */
     private static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
-    private static final int STOP_GRACE_SECONDS = 5;
+    /** After the grace, how long attempts that were cut off get to notice it before the leases are handed back. */
+    private static final Duration CUT_OFF_WAIT = Duration.ofSeconds(2);
 
     private final DeliveryStore store;
     private final AccountDirectory accounts;
@@ -74,6 +77,10 @@ public class DeliveryWorker {
     private final GroupCommit<DeliveryStore.Recorded, Void> recorder;
     private volatile boolean running;
     private Thread dispatcher;
+    /** Attempts that ended (and were recorded) after the shutdown began. */
+    private final AtomicInteger finishedWhileStopping = new AtomicInteger();
+    private final Counter releasedOnShutdown;
+    private Drained drained;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
             Clock clock, MeterRegistry metrics, Vertx vertx, ObjectMapper json) {
@@ -95,6 +102,9 @@ public class DeliveryWorker {
                 .description("Account endpoints currently disabled").register(metrics);
         Gauge.builder("hook.deliveries.held", held, AtomicInteger::get)
                 .description("Deliveries this replica holds (in flight or waiting for their endpoint)")
+                .register(metrics);
+        this.releasedOnShutdown = Counter.builder("hook.deliveries.released_on_shutdown")
+                .description("Leases this replica handed back when it stopped, so other replicas took them at once")
                 .register(metrics);
     }
 
@@ -130,27 +140,70 @@ public class DeliveryWorker {
         return t;
     }
 
+    /** What a graceful stop did: attempts that ended and were recorded, and leases handed back unattempted. */
+    public record Drained(int held, int finished, int released) {
+    }
+
+    /** On SIGTERM (any orderly stop), once the HTTP requests have ended ({@code quarkus.shutdown.timeout}). */
+    void onShutdown(@Observes ShutdownEvent event) {
+        drain(config.delivery().shutdownGrace());
+    }
+
     /**
-     * Gives back the deliveries still waiting for their endpoint and lets the attempts under way end (at most
-     * {@value #STOP_GRACE_SECONDS} s; one still running then is attempted again once its lease runs out).
+     * Stops claiming, lets the attempts under way end for at most {@code grace} (each one's outcome is recorded), cuts
+     * off those still running then, and hands back every lease this replica still holds in one UPDATE: those
+     * deliveries (waiting for their endpoint's turn, or cut off) are due at once for the other replicas instead of
+     * after their lease. A delivery cut off mid-attempt may have reached its receiver: it is sent again, with the same
+     * delivery id. Runs once; later calls return the first result.
      */
-    @PreDestroy
-    void stop() {
+    public synchronized Drained drain(Duration grace) {
+        if (drained != null) {
+            return drained;
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
         running = false;
+        int holding = held.get();
+        boolean cutOff = false;
         try {
             if (dispatcher != null) {
-                dispatcher.interrupt();
-                dispatcher.join(STOP_GRACE_SECONDS * 1000L); // a claim under way ends before the database closes
+                signal.release(); // wakes it from its wait; a claim under way ends (its rows go back below)
+                dispatcher.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
             senders.shutdown();
-            if (!senders.awaitTermination(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
-                senders.shutdownNow();
+            if (!senders.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                cutOff = true;
+                senders.shutdownNow(); // attempts still running end without an outcome; their leases go back below
+                senders.awaitTermination(CUT_OFF_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
             senders.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        recorder.close();
+        recorder.close(); // outcomes still queued are written before the leases go back
+        int released = 0;
+        try {
+            released = store.releaseHeld();
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "Handing back the leases of this replica failed; its deliveries are taken again once their"
+                    + " leases (hook.delivery.lease, %s) run out", config.delivery().lease());
+        }
+        releasedOnShutdown.increment(released);
+        drained = new Drained(holding, finishedWhileStopping.get(), released);
+        LOG.infof("Delivery stopped: %d deliveries were held; %d attempts ended within hook.delivery.shutdown-grace"
+                + " (%s)%s; %d leases handed back, due now for the other replicas", holding, drained.finished(),
+                grace, cutOff ? ", the others were cut off" : "", released);
+        return drained;
+    }
+
+    /** Closes the HTTP client; hands back what is held first if no shutdown event did (a container stopped early). */
+    @PreDestroy
+    void stop() {
+        if (running) {
+            drain(config.delivery().shutdownGrace());
+        } else {
+            senders.shutdownNow(); // never started, or drained already (then this does nothing)
+            recorder.close();
+        }
         poster.close();
     }
 
@@ -204,12 +257,18 @@ public class DeliveryWorker {
         try {
             turns.acquire();
             try {
-                if (running && clock.instant().plus(longestAttempt(config.delivery().connectTimeout(),
+                if (!running) {
+                    return; // stopping: drain() hands it back with the others, in one UPDATE
+                }
+                if (clock.instant().plus(longestAttempt(config.delivery().connectTimeout(),
                         config.delivery().readTimeout())).plus(LEASE_MARGIN).isBefore(c.leaseUntil())) {
                     long start = System.nanoTime();
                     Outcome o = attempt(c);
-                    if (o != null) {
+                    if (o != null && !Thread.currentThread().isInterrupted()) {
                         record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000));
+                        if (!running) {
+                            finishedWhileStopping.incrementAndGet();
+                        }
                     }
                 } else {
                     store.release(c);
@@ -218,7 +277,7 @@ public class DeliveryWorker {
                 turns.release();
             }
         } catch (InterruptedException e) {
-            store.release(c); // stopping
+            // cut off by drain(), which hands it back
         } catch (RuntimeException e) {
             LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
         } finally {
@@ -230,7 +289,7 @@ public class DeliveryWorker {
         }
     }
 
-    /** One attempt; null when interrupted (this replica stops: the lease runs out and it is attempted again). */
+    /** One attempt; null when interrupted (this replica stops: drain() hands its lease back). */
     private Outcome attempt(DeliveryStore.Claimed c) {
         Optional<String> webhook;
         try {
