@@ -186,7 +186,10 @@ final class HookPoster implements AutoCloseable {
         RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
                 .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress())).setHost(host(url))
                 .setPort(port).setSsl(https).setURI(url.getRawQuery() == null ? path : path + "?" + url.getRawQuery())
-                .setFollowRedirects(false).setConnectTimeout(Math.min(connectTimeout.toMillis(), leftMillis))
+                // The request's connect time-out is the wait for a connection from the pool, and it would fire with
+                // the TCP connect time-out (the client's, connect-timeout) as a plain time-out, ending the attempt
+                // before the next address is tried: it gets the whole time left, so the TCP time-out comes first.
+                .setFollowRedirects(false).setConnectTimeout(leftMillis)
                 .setIdleTimeout(Math.min(readTimeout.toMillis(), leftMillis));
         headers.forEach(request::putHeader);
         try {

@@ -9,10 +9,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -130,6 +134,41 @@ class HookPosterTest {
                     new InetAddress[]{InetAddress.getByName("127.0.0.2")}, Map.of(), "{}".getBytes()));
             assertTrue(e.getMessage().contains("Connection refused"), e.getMessage());
         } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void whenAnAddressNeverOpensTheConnectionTheNextCheckedOneIsTriedWithinTheDeadline() throws Exception {
+        HttpServer receiver = plainReceiver();
+        int port = receiver.getAddress().getPort();
+        List<Socket> queued = new ArrayList<>();
+        // 127.0.0.2 on the receiver's port: a listener whose backlog is full, so every new SYN is dropped
+        try (ServerSocket hole = new ServerSocket()) {
+            hole.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), port), 1);
+            for (boolean full = false; !full;) {
+                Socket c = new Socket();
+                try {
+                    c.connect(hole.getLocalSocketAddress(), 300);
+                    queued.add(c);
+                } catch (SocketTimeoutException dropped) {
+                    c.close();
+                    full = true;
+                }
+            }
+            try (HookPoster poster = poster(host -> new InetAddress[]{InetAddress.getByName("127.0.0.2"),
+                    InetAddress.getByName("127.0.0.1")}, true, null)) {
+                URI url = URI.create("http://two.invalid:" + port + "/hooks");
+                long start = System.nanoTime();
+                assertEquals(202, poster.post(url, poster.addresses(url), Map.of(), "{}".getBytes()).statusCode());
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(ms >= CONNECT.toMillis() - 100 && ms < CONNECT.plus(READ).toMillis(),
+                        "the second address answered after " + ms + " ms");
+            }
+        } finally {
+            for (Socket c : queued) {
+                c.close();
+            }
             receiver.stop(0);
         }
     }
