@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.management.ManagementRequestSigner;
@@ -42,6 +43,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * one second. Prints the figures. The rate limits are off in the test profile: this shows what holds without them.
  */
 @QuarkusTest
+@Tag("storm")
 @QuarkusTestResource(ClientPkiResource.class)
 class HostileStormTest {
     @ConfigProperty(name = "quarkus.http.test-port")
