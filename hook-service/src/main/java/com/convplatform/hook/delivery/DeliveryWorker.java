@@ -76,6 +76,8 @@ public class DeliveryWorker {
     private volatile boolean backlog = true;
     private final GroupCommit<DeliveryStore.Recorded, Void> recorder;
     private volatile boolean running;
+    /** Set by drain() when the grace has ended: attempts still running then are cut off, their outcomes dropped. */
+    private volatile boolean cutOff;
     private Thread dispatcher;
     /** Attempts that ended (and were recorded) after the shutdown began. */
     private final AtomicInteger finishedWhileStopping = new AtomicInteger();
@@ -163,7 +165,6 @@ public class DeliveryWorker {
         long deadline = System.nanoTime() + grace.toNanos();
         running = false;
         int holding = held.get();
-        boolean cutOff = false;
         try {
             if (dispatcher != null) {
                 signal.release(); // wakes it from its wait; a claim under way ends (its rows go back below)
@@ -171,7 +172,7 @@ public class DeliveryWorker {
             }
             senders.shutdown();
             if (!senders.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                cutOff = true;
+                cutOff = true; // before the interrupts: an attempt ending now is not recorded
                 senders.shutdownNow(); // attempts still running end without an outcome; their leases go back below
                 senders.awaitTermination(CUT_OFF_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             }
@@ -257,27 +258,26 @@ public class DeliveryWorker {
         try {
             turns.acquire();
             try {
-                if (!running) {
-                    return; // stopping: drain() hands it back with the others, in one UPDATE
-                }
-                if (clock.instant().plus(longestAttempt(config.delivery().connectTimeout(),
+                if (running && clock.instant().plus(longestAttempt(config.delivery().connectTimeout(),
                         config.delivery().readTimeout())).plus(LEASE_MARGIN).isBefore(c.leaseUntil())) {
                     long start = System.nanoTime();
                     Outcome o = attempt(c);
-                    if (o != null && !Thread.currentThread().isInterrupted()) {
+                    if (o != null && !cutOff) {
                         record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000));
                         if (!running) {
                             finishedWhileStopping.incrementAndGet();
                         }
                     }
-                } else {
+                } else if (running) {
                     store.release(c);
-                }
+                } // else stopping: drain() hands it back with the others, in one UPDATE
             } finally {
                 turns.release();
             }
         } catch (InterruptedException e) {
-            // cut off by drain(), which hands it back
+            if (running) {
+                store.release(c);
+            } // else cut off by drain(), which hands it back with the others
         } catch (RuntimeException e) {
             LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
         } finally {

@@ -45,7 +45,7 @@ import io.restassured.http.ContentType;
  * with SIGTERM and SIGKILL.) A profile of its own: the drained worker stays stopped for the rest of this application.
  */
 @QuarkusTest
-@QuarkusTestResource(ShutdownDrainTest.HangingReceiver.class)
+@QuarkusTestResource(value = ShutdownDrainTest.HangingReceiver.class, restrictToAnnotatedClass = true)
 @TestProfile(ShutdownDrainTest.Profile.class)
 class ShutdownDrainTest {
     private static final String ACCOUNT = "drain-account";
