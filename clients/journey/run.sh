@@ -3,8 +3,9 @@
 # (embedded storage, a fresh data directory), then for each receiver (the Python one, clients/python/examples/
 # receiver.py, and the Node one, clients/node/examples/receiver.mjs) an account of its own whose webhook is that
 # receiver; registers a self-signed client certificate through the operator API (RSA for one account, EC for the
-# other), gets a token with SignatureCertUUID and lists the clients (clients/python/examples/signer.py), uploads a
-# file (clients/python/examples/upload.py), and waits until the receiver has verified the platform's hook and
+# other), gets a token with SignatureCertUUID and lists the clients, and uploads a file, each with the examples of
+# the receiver's own kit (clients/python/examples/signer.py and upload.py; clients/node/examples/signer.mjs and
+# upload.mjs: the files docs/integrators.md shows), and waits until the receiver has verified the platform's hook and
 # hook-service has recorded the delivery. Each receiver must also refuse, with 400 SIGNATURE_MISMATCH, a hook with a
 # wrong signature. Fails (non-zero, saying which receiver disagreed with the platform) otherwise; stops everything
 # it started. Run after the Maven build (run-local.sh builds what is missing).
@@ -87,8 +88,11 @@ start_receiver() { # name, port, out, command...
   echo "   $name receiver listening on 127.0.0.1:$port"
 }
 
-journey_for() { # name, port, out, business id, key type
+journey_for() { # name, port, out, business id, key type, then the command that runs an example of the kit
   local name="$1" port="$2" out="$3" business="$4" key_type="$5"
+  shift 5
+  local run=("$@") ext=py
+  [ "$name" = node ] && ext=mjs
   echo "== journey: $name receiver"
   local vars
   vars="$("$PY" clients/journey/journey.py account --dir "$WORK" --name "journey-$name" \
@@ -99,13 +103,14 @@ journey_for() { # name, port, out, business id, key type
   echo "   account $ACCOUNT_ID, client $CLIENT_ID, $key_type certificate $CERT_UUID registered"
   local token
   token="$(BASE_URL="$MANAGEMENT_URL" FQDN="$FQDN" CLIENT_ID="$CLIENT_ID" KEY="$KEY" CERT_UUID="$CERT_UUID" \
-    "$PY" clients/python/examples/signer.py)" || fail "the $name account's token request (signer.py) was refused"
+    "${run[@]}" "clients/$name/examples/signer.$ext")" \
+    || fail "the $name account's token request (clients/$name/examples/signer.$ext) was refused"
   echo "   token issued with SignatureCertUUID"
   printf 'name,score\nada,10\n' > "$WORK/$name-scores.csv"
   local message_id
   message_id="$(UPLOAD_URL="$UPLOAD_URL" TOKEN="$token" CLIENT_ID="$CLIENT_ID" AUTH_ID="$AUTH_ID" \
-    BUSINESS_ID="$BUSINESS_ID" FILE="$WORK/$name-scores.csv" "$PY" clients/python/examples/upload.py)" \
-    || fail "the $name account's upload (upload.py) was refused"
+    BUSINESS_ID="$BUSINESS_ID" FILE="$WORK/$name-scores.csv" "${run[@]}" "clients/$name/examples/upload.$ext")" \
+    || fail "the $name account's upload (clients/$name/examples/upload.$ext) was refused"
   echo "   uploaded: message $message_id"
   "$PY" clients/journey/journey.py await-hook --receiver "$name" --out "$out" --message-id "$message_id" \
     --account "$ACCOUNT_ID" || fail "the $name receiver disagrees with the platform (see above)"
@@ -115,7 +120,7 @@ journey_for() { # name, port, out, business id, key type
 
 PY_PORT="$(free_port)"
 start_receiver python "$PY_PORT" "$WORK/python.out" "$PY" clients/python/examples/receiver.py
-journey_for python "$PY_PORT" "$WORK/python.out" 7101 rsa
+journey_for python "$PY_PORT" "$WORK/python.out" 7101 rsa "$PY"
 
 NODE_RECEIVER=clients/node/examples/receiver.mjs
 if [ ! -f "$NODE_RECEIVER" ]; then
@@ -125,6 +130,6 @@ elif ! command -v node > /dev/null; then
 else
   NODE_PORT="$(free_port)"
   start_receiver node "$NODE_PORT" "$WORK/node.out" node "$NODE_RECEIVER"
-  journey_for node "$NODE_PORT" "$WORK/node.out" 7102 ec
+  journey_for node "$NODE_PORT" "$WORK/node.out" 7102 ec node
 fi
 echo "== journey: passed"
