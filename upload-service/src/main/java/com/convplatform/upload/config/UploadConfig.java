@@ -72,6 +72,14 @@ public interface UploadConfig {
     @WithDefault("256")
     int maxConcurrentBodies();
 
+    /**
+     * Most upload bodies read at once for one account; one more from that account is refused before it is read (503
+     * TOO_MANY_UPLOADS), so one tenant's slow uploads cannot take the slots of the others. At most
+     * max-concurrent-bodies.
+     */
+    @WithDefault("32")
+    int maxConcurrentBodiesPerAccount();
+
     /** Longest message_body accepted, in characters. */
     @WithDefault("4096")
     int maxMessageBody();

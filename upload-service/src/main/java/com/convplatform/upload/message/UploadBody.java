@@ -1,5 +1,6 @@
 package com.convplatform.upload.message;
 
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,6 +17,8 @@ import com.convplatform.upload.config.UploadConfig;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.Context;
@@ -42,7 +45,9 @@ import io.vertx.ext.web.handler.BodyHandler;
  * early or a client that goes away (400 INCOMPLETE_BODY), a body not read in full within {@code upload.body-deadline}
  * however slowly it trickles in (408 BODY_TIMEOUT). The parts written so far are deleted; a refusal sent before the
  * body's end closes the connection. At most {@code upload.max-concurrent-bodies} bodies are read at once: one more is
- * refused before it is read (503 TOO_MANY_UPLOADS, with Retry-After), so slow clients cannot pile up without bound.
+ * refused before it is read (503 TOO_MANY_UPLOADS, with Retry-After), so slow clients cannot pile up without bound;
+ * and at most {@code upload.max-concurrent-bodies-per-account} for one account, so that one tenant's slow uploads
+ * cannot take every slot and stall the others' fast ones.
  */
 @ApplicationScoped
 public class UploadBody {
@@ -57,7 +62,9 @@ public class UploadBody {
     private final long maxFileBytes;
     private final long deadlineMillis;
     private final int maxBodies;
+    private final int maxBodiesPerAccount;
     private final AtomicInteger bodies = new AtomicInteger();
+    private final ConcurrentHashMap<String, Integer> bodiesByAccount = new ConcurrentHashMap<>();
 
     public UploadBody(UploadService uploads, UploadConfig config) {
         this.uploads = uploads;
@@ -65,6 +72,11 @@ public class UploadBody {
         this.maxFileBytes = config.maxFileBytes();
         this.deadlineMillis = config.bodyDeadline().toMillis();
         this.maxBodies = config.maxConcurrentBodies();
+        this.maxBodiesPerAccount = config.maxConcurrentBodiesPerAccount();
+        if (maxBodiesPerAccount < 1 || maxBodiesPerAccount > maxBodies) {
+            throw new ConfigurationException("upload.max-concurrent-bodies-per-account (" + maxBodiesPerAccount
+                    + ") must be between 1 and upload.max-concurrent-bodies (" + maxBodies + ")");
+        }
     }
 
     void install(@Observes Router router, UploadConfig config,
@@ -85,12 +97,21 @@ public class UploadBody {
                 } else if (!type.contains("boundary=")) {
                     refuse(ctx, new ApiException(400, "INVALID_MULTIPART",
                             "The Content-Type needs a valid multipart boundary parameter"));
+                } else if (!takeAccountSlot(accountOf(identity))) {
+                    refuse(ctx, new ApiException(503, "TOO_MANY_UPLOADS", "Your account is sending as many uploads at"
+                            + " once as it may (" + maxBodiesPerAccount + "); send this one again when one of them"
+                            + " has been answered", 1));
                 } else if (bodies.incrementAndGet() > maxBodies) {
                     bodies.decrementAndGet();
+                    releaseAccountSlot(accountOf(identity));
                     refuse(ctx, new ApiException(503, "TOO_MANY_UPLOADS", "The service is reading as many uploads as it"
                             + " takes at once (" + maxBodies + "); send this one again shortly", 1));
                 } else {
-                    ctx.addEndHandler(ended -> bodies.decrementAndGet());
+                    String account = accountOf(identity);
+                    ctx.addEndHandler(ended -> {
+                        bodies.decrementAndGet();
+                        releaseAccountSlot(account);
+                    });
                     ctx.put(READ, true);
                     timer(ctx, deadlineMillis, 408);
                     ctx.request().resume();
@@ -119,6 +140,29 @@ public class UploadBody {
                 ctx.next();
             }
         }).failureHandler(this::refuse);
+    }
+
+    private static String accountOf(SecurityIdentity identity) {
+        TokenIdentityProvider.Caller caller = identity.getAttribute(TokenIdentityProvider.CALLER);
+        return caller.accountId();
+    }
+
+    /** Counts one more body for the account unless it already has its most; entries go when they reach zero. */
+    private boolean takeAccountSlot(String account) {
+        boolean[] taken = {false};
+        bodiesByAccount.compute(account, (key, n) -> {
+            int now = n == null ? 0 : n;
+            if (now >= maxBodiesPerAccount) {
+                return now;
+            }
+            taken[0] = true;
+            return now + 1;
+        });
+        return taken[0];
+    }
+
+    private void releaseAccountSlot(String account) {
+        bodiesByAccount.computeIfPresent(account, (key, n) -> n <= 1 ? null : n - 1);
     }
 
     private void refuse(RoutingContext ctx) {

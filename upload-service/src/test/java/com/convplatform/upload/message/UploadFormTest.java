@@ -154,8 +154,12 @@ class UploadFormTest {
     }
 
     static byte[] request(String token, byte[] body) {
+        return request(token, "client-1", body);
+    }
+
+    static byte[] request(String token, String clientId, byte[] body) {
         return body("POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
-                + "\r\nclient-id: client-1\r\nContent-Type: multipart/form-data; boundary=" + BOUNDARY
+                + "\r\nclient-id: " + clientId + "\r\nContent-Type: multipart/form-data; boundary=" + BOUNDARY
                 + "\r\nContent-Length: " + body.length + "\r\n\r\n", body);
     }
 
