@@ -4,11 +4,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.validation.constraints.Positive;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 
-/** All settings of hook-service, prefix {@code hook}; the README's configuration table says what each one does. */
+/**
+ * All settings of hook-service, prefix {@code hook}; the README's configuration table says what each one does. Ranges
+ * of single values are checked by the constraints here, relations between settings by {@link HookConfigChecks}.
+ */
 @ConfigMapping(prefix = "hook")
 public interface HookConfig {
     /** Directory for the embedded database and the generated local signing CA and key. */
@@ -66,6 +71,7 @@ public interface HookConfig {
     /** ... and at least this many attempts in a row (so one slow retry does not disable it). */
     @WithName("endpoints.disable-min-failures")
     @WithDefault("20")
+    @Positive
     int disableMinFailures();
 
     interface Delivery {
@@ -79,14 +85,17 @@ public interface HookConfig {
 
         /** Most deliveries claimed at once. */
         @WithDefault("32")
+        @Positive
         int batchSize();
 
         /** Most deliveries a replica holds at once (sending or waiting for their endpoint); also its senders. */
         @WithDefault("64")
+        @Positive
         int maxInFlight();
 
         /** Most deliveries in flight at once to one account's endpoint. */
         @WithDefault("4")
+        @Positive
         int perEndpoint();
 
         /** How long a claim is leased; a replica that dies mid-delivery loses its deliveries after this. */

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,7 +42,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.core.Vertx;
 
 /**
@@ -56,9 +55,11 @@ import io.vertx.core.Vertx;
 public class DeliveryWorker {
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
     /** A delivery is sent only if its lease outlasts the attempt by this much; otherwise it is given back. */
-    private static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
+    public static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
     /** After the grace, how long attempts that were cut off get to notice it before the leases are handed back. */
     private static final Duration CUT_OFF_WAIT = Duration.ofSeconds(2);
+    /** At most one warning this often about deliveries handed back unattempted; it gives the count since the last. */
+    static final Duration UNATTEMPTED_WARNING_EVERY = Duration.ofMinutes(1);
 
     private final DeliveryStore store;
     private final AccountDirectory accounts;
@@ -82,6 +83,10 @@ public class DeliveryWorker {
     /** Attempts that ended (and were recorded) after the shutdown began. */
     private final AtomicInteger finishedWhileStopping = new AtomicInteger();
     private final Counter releasedOnShutdown;
+    private final Counter unattempted;
+    /** Handed back unattempted since the last warning, and when that was (System.nanoTime; 0: none yet). */
+    private final AtomicLong unattemptedSinceWarning = new AtomicLong();
+    private final AtomicLong lastUnattemptedWarning = new AtomicLong();
     private Drained drained;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
@@ -93,7 +98,6 @@ public class DeliveryWorker {
         this.clock = clock;
         this.json = json;
         HookConfig.Delivery d = config.delivery();
-        checkLease(d.lease(), d.connectTimeout(), d.readTimeout());
         this.poster = new HookPoster(vertx, HookPoster.resolver(d.resolve()), d.allowPrivateNetworks(),
                 d.connectTimeout(), d.readTimeout(), HookPoster.trust(d.trustStore()), d.perEndpoint());
         this.senders = Executors.newFixedThreadPool(d.maxInFlight(), r -> daemon(r, "hook-delivery"));
@@ -108,6 +112,10 @@ public class DeliveryWorker {
         this.releasedOnShutdown = Counter.builder("hook.deliveries.released_on_shutdown")
                 .description("Leases this replica handed back when it stopped, so other replicas took them at once")
                 .register(metrics);
+        this.unattempted = Counter.builder("hook.deliveries.unattempted")
+                .description("Claims handed back without an attempt while running: a delivery waited for its endpoint's"
+                        + " turn until too little of its lease was left (a stuck queue when it keeps rising)")
+                .register(metrics);
     }
 
     void start(@Observes StartupEvent event) {
@@ -117,23 +125,8 @@ public class DeliveryWorker {
     }
 
     /** The longest an attempt can take: the name's lookup (connect-timeout), then one deadline over its addresses. */
-    static Duration longestAttempt(Duration connect, Duration read) {
+    public static Duration longestAttempt(Duration connect, Duration read) {
         return connect.multipliedBy(2).plus(read);
-    }
-
-    /**
-     * Stops the service at start when {@code hook.delivery.lease} is too short for an attempt: every claim would be
-     * given back unsent, forever.
-     */
-    static void checkLease(Duration lease, Duration connect, Duration read) {
-        Duration needed = longestAttempt(connect, read).plus(LEASE_MARGIN);
-        if (lease.compareTo(needed) <= 0) {
-            throw new ConfigurationException("hook.delivery.lease (" + lease + ") must be longer than " + needed
-                    + ": an attempt may take 2 x hook.delivery.connect-timeout (" + connect
-                    + ", the lookup, then the connection) + hook.delivery.read-timeout (" + read + "), and a hook is"
-                    + " sent only with " + LEASE_MARGIN.toSeconds() + " s of its lease to spare; with this lease none"
-                    + " would ever be sent", Set.of("hook.delivery.lease"));
-        }
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -270,6 +263,7 @@ public class DeliveryWorker {
                     }
                 } else if (running) {
                     store.release(c);
+                    handedBackUnattempted();
                 } // else stopping: drain() hands it back with the others, in one UPDATE
             } finally {
                 turns.release();
@@ -277,6 +271,7 @@ public class DeliveryWorker {
         } catch (InterruptedException e) {
             if (running) {
                 store.release(c);
+                handedBackUnattempted();
             } // else cut off by drain(), which hands it back with the others
         } catch (RuntimeException e) {
             LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
@@ -286,6 +281,31 @@ public class DeliveryWorker {
             if (backlog) {
                 signal.release(); // room is free for due deliveries waiting in the database
             }
+        }
+    }
+
+    /**
+     * Counts a claim handed back without an attempt, and warns (at most once per {@link #UNATTEMPTED_WARNING_EVERY},
+     * with the count since the last warning): the deliveries of a receiver slower than its share of the lease are then
+     * claimed and handed back again and again, and never sent.
+     */
+    private void handedBackUnattempted() {
+        unattempted.increment();
+        unattemptedSinceWarning.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastUnattemptedWarning.get();
+        if ((last == 0 || now - last >= UNATTEMPTED_WARNING_EVERY.toNanos())
+                && lastUnattemptedWarning.compareAndSet(last, now == 0 ? 1 : now)) {
+            HookConfig.Delivery d = config.delivery();
+            LOG.warnf("%d deliveries were claimed and handed back without an attempt (since the last such warning; at"
+                    + " most one a minute, hook_deliveries_unattempted_total counts them all): each waited for its"
+                    + " endpoint's turn (hook.delivery.per-endpoint %d) until less of its lease (hook.delivery.lease %s)"
+                    + " was left than an attempt may take (%s) plus %d s. Likely cause: a slow receiver with more of its"
+                    + " deliveries claimed than it takes within a lease (hook.delivery.batch-size %d, max-in-flight %d);"
+                    + " if it goes on, its deliveries are never sent: lengthen hook.delivery.lease or shorten"
+                    + " hook.delivery.read-timeout", unattemptedSinceWarning.getAndSet(0), d.perEndpoint(), d.lease(),
+                    longestAttempt(d.connectTimeout(), d.readTimeout()), LEASE_MARGIN.toSeconds(), d.batchSize(),
+                    d.maxInFlight());
         }
     }
 

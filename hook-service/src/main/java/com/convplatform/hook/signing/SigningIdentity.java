@@ -41,6 +41,8 @@ import com.convplatform.hook.config.HookConfig;
 import com.convplatform.support.ApiError;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -75,7 +77,7 @@ public class SigningIdentity {
     private final CertificateDocument document;
     private HttpServer localHttps;
 
-    public SigningIdentity(HookConfig config, Clock clock) {
+    public SigningIdentity(HookConfig config, Clock clock, MeterRegistry metrics) {
         this.config = config;
         this.clock = clock;
         String chainPem;
@@ -99,6 +101,10 @@ public class SigningIdentity {
             throw new IllegalStateException("The hook signing chain is not usable: " + e.getMessage(), e);
         }
         signer = new HookSigner(key, config.certificateUrl(), CryptoProviders.recommended());
+        Gauge.builder("hook.signing.certificate.not_after.timestamp", document, d -> d.notAfter().getEpochSecond())
+                .baseUnit("seconds")
+                .description("notAfter of the certificate hooks are signed with (the first of hook.signing.chain-file)")
+                .register(metrics);
         LOG.infof("Hook signing certificate %s (not after %s), served for %s", document.sha256Fingerprint(),
                 document.notAfter(), config.certificateUrl());
     }

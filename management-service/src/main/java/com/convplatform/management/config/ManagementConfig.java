@@ -4,10 +4,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** All settings of management-service, prefix {@code management}. */
+/**
+ * All settings of management-service, prefix {@code management}. Ranges of single values are checked by the constraints
+ * here, relations between settings by {@link ManagementConfigChecks}.
+ */
 @ConfigMapping(prefix = "management")
 public interface ManagementConfig {
 
@@ -35,15 +41,18 @@ public interface ManagementConfig {
 
     /** Seconds either way a request's timestamp may differ from the server clock (spec: 150). */
     @WithDefault("150")
+    @Positive
     int timestampToleranceSeconds();
 
     interface RateLimit {
         /** Most signed requests from one source address per window (0: no limit). */
         @WithDefault("60")
+        @PositiveOrZero
         int perSource();
 
         /** Most signed requests naming one account (by fqdn) per window, from all sources (0: no limit). */
         @WithDefault("120")
+        @PositiveOrZero
         int perAccount();
 
         /** The rolling window of both limits and of {@code cert-fetch.downloads-per-account}. */
@@ -109,6 +118,7 @@ public interface ManagementConfig {
 
         /** Most chain downloads from one host at once; a request that would start one more is answered 503 at once. */
         @WithDefault("2")
+        @Positive
         int perHost();
 
         /**
@@ -116,6 +126,7 @@ public interface ManagementConfig {
          * more is answered 503 CERT_FETCH_BUSY (0: no limit). Requests served from the cache do not count.
          */
         @WithDefault("20")
+        @PositiveOrZero
         int downloadsPerAccount();
 
         /**
@@ -127,10 +138,12 @@ public interface ManagementConfig {
 
         /** Largest chain document accepted, in bytes. */
         @WithDefault("65536")
+        @Positive
         int maxBytes();
 
         /** Most chain URLs kept in the cache. */
         @WithDefault("1000")
+        @Positive
         int cacheSize();
 
         /** A cached chain is downloaded again after this long. */

@@ -40,9 +40,6 @@ public class RequestLimits {
     public RequestLimits(ManagementConfig config, MeterRegistry metrics) {
         var limits = config.rateLimit();
         this.window = limits.window();
-        if (window.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalStateException("management.rate-limit.window must be at least 1 s, not " + window);
-        }
         this.sources = new Budget("management.rate-limit.per-source", limits.perSource());
         this.accounts = new Budget("management.rate-limit.per-account", limits.perAccount());
         this.downloads = new Budget("management.cert-fetch.downloads-per-account",

@@ -1,5 +1,6 @@
 package com.convplatform.management.token;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -11,13 +12,21 @@ import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECPoint;
 import java.security.spec.ECPublicKeySpec;
 import java.security.spec.PKCS8EncodedKeySpec;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.stream.Stream;
+
+import javax.sql.DataSource;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,12 +50,18 @@ import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.LocalTransaction;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 
 /**
  * Issues ES256 JWTs and publishes their public keys as a JWKS. The signing key comes from
  * {@code management.jwt.key-file}, or is generated on first start and kept under the data directory.
  */
 @ApplicationScoped
+@Startup // the key is read, and its gauge registered, at start: a broken key file stops the start
 public class TokenService {
     /**
      * ES256 signatures come from BouncyCastle, with the key as its own key object (see {@code toSigningKey}); jose4j
@@ -66,28 +81,43 @@ public class TokenService {
     private record SigningKey(String kid, PrivateKey privateKey, ECPublicKey publicKey) {
     }
 
+    private static final String RECORD_KEY = "insert into jwt_signing_key (kid, first_used_at) select ?, ?"
+            + " where not exists (select 1 from jwt_signing_key where kid = ?)";
+    private static final String KEY_DATE = "select first_used_at from jwt_signing_key where kid = ?";
+
     private final ManagementConfig config;
     private final Clock clock;
+    private final DataSource dataSource;
     private volatile SigningKey current;
+    /** When the platform first signed with the current key (the table jwt_signing_key). */
+    private volatile Instant currentSince;
     private volatile ECPublicKey previous;
     /** From {@code management.jwt.published-key-files}: published, never used to sign. */
     private List<ECPublicKey> published = List.of();
 
-    public TokenService(ManagementConfig config, Clock clock) {
+    public TokenService(ManagementConfig config, Clock clock, DataSource dataSource, MeterRegistry metrics) {
         this.config = config;
         this.clock = clock;
+        this.dataSource = dataSource;
+        Gauge.builder("management.jwt.signing_key.created.timestamp", this, t -> t.currentSince.getEpochSecond())
+                .baseUnit("seconds").description("When the platform first signed tokens with the current signing key"
+                        + " (an EC key has no date of its own; rotate it every 90 days)")
+                .register(metrics);
     }
 
     @PostConstruct
     void load() {
         if (config.jwt().keyFile().isPresent()) {
-            current = readKey(Paths.get(config.jwt().keyFile().get()));
+            Path file = Paths.get(config.jwt().keyFile().get());
+            current = readKey(file);
+            currentSince = firstUse(current, file);
         } else {
             Path file = keyDir().resolve("current-key.pem");
             if (!Files.exists(file)) {
                 PemFiles.writeOwnerOnly(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
             }
             current = readKey(file);
+            currentSince = firstUse(current, file);
             Path prev = keyDir().resolve("previous-key.pem");
             if (Files.exists(prev)) {
                 previous = readKey(prev).publicKey();
@@ -169,8 +199,49 @@ public class TokenService {
         PemFiles.writeOwnerOnly(cur, Pem.toPem(KeyPairs.ecP256().getPrivate()));
         // The old key becomes the previous one before the new one signs: the JWKS never lacks a key in use.
         previous = current.publicKey();
-        current = readKey(cur);
+        SigningKey next = readKey(cur);
+        currentSince = firstUse(next, cur);
+        current = next;
         return current.kid();
+    }
+
+    /** When the current signing key was first used to sign (the gauge management_jwt_signing_key_created_...). */
+    public Instant currentKeySince() {
+        return currentSince;
+    }
+
+    /**
+     * When the platform first signed with {@code key}: recorded by the first replica that loads it, as the earlier of
+     * now and its file's modification time (a key made before this record existed keeps its date), then read back.
+     */
+    private Instant firstUse(SigningKey key, Path file) {
+        Instant now = clock.instant();
+        Instant seen = now;
+        try {
+            Instant modified = Files.getLastModifiedTime(file).toInstant();
+            seen = modified.isBefore(now) ? modified : now;
+        } catch (IOException e) {
+            // the key was just read from it; should its date be unreadable, now will do
+        }
+        OffsetDateTime first = OffsetDateTime.ofInstant(seen, ZoneOffset.UTC);
+        return LocalTransaction.run(dataSource, "Recording when the JWT signing key was first used", c -> {
+            try (PreparedStatement insert = c.prepareStatement(RECORD_KEY)) {
+                insert.setString(1, key.kid());
+                insert.setObject(2, first);
+                insert.setString(3, key.kid());
+                insert.executeUpdate();
+            } catch (SQLException e) {
+                // another replica recorded it at the same moment (the key id is unique): its date stands
+                c.rollback();
+            }
+            try (PreparedStatement select = c.prepareStatement(KEY_DATE)) {
+                select.setString(1, key.kid());
+                try (ResultSet r = select.executeQuery()) {
+                    r.next();
+                    return r.getObject(1, OffsetDateTime.class).toInstant();
+                }
+            }
+        });
     }
 
     private Path keyDir() {

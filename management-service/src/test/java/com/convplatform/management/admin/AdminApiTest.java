@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.Map;
@@ -214,7 +215,14 @@ class AdminApiTest {
     void rotationKeepsThePreviousKeyInTheJwks() {
         String before = given().get("/platform/management/jwks.json").then().statusCode(200).extract()
                 .path("keys[0].kid");
+        long rotated = Instant.now().getEpochSecond();
         String after = post("/admin/v1/jwt/rotate", Map.of()).statusCode(200).extract().path("kid");
+        // the key age the alert ManagementJwtKeyOld reads starts again with the new key
+        String gauge = given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(l -> l.startsWith("management_jwt_signing_key_created_timestamp_seconds")).findFirst()
+                .orElseThrow();
+        double since = Double.parseDouble(gauge.substring(gauge.lastIndexOf(' ') + 1));
+        assertTrue(since >= rotated - 1 && since <= Instant.now().getEpochSecond(), "created at " + since);
         given().get("/platform/management/jwks.json").then().statusCode(200).body("keys[0].kid", equalTo(after))
                 .body("keys.kid", hasItem(before)).body("keys[0].kty", equalTo("EC"))
                 .body("keys[0].crv", equalTo("P-256"));

@@ -3,12 +3,17 @@ package com.convplatform.management.token;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.security.KeyPair;
 import java.security.interfaces.ECPublicKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Map;
 
@@ -33,6 +38,8 @@ class JwtKeyFilesTest {
     static final KeyPair SIGNING = KeyPairs.ecP256();
     static final KeyPair PREVIOUS = KeyPairs.ecP256();
     static final KeyPair NEXT = KeyPairs.ecP256();
+    /** The signing key file's date: a key made 30 days ago, before the platform first used it. */
+    static final Instant KEY_MADE = Instant.now().minus(Duration.ofDays(30)).truncatedTo(ChronoUnit.SECONDS);
 
     public static class KeyFiles implements QuarkusTestProfile {
         @Override
@@ -40,6 +47,7 @@ class JwtKeyFilesTest {
             try {
                 Path dir = Files.createTempDirectory("jwt-keys");
                 Path signing = Files.writeString(dir.resolve("jwt-key.pem"), Pem.toPem(SIGNING.getPrivate()));
+                Files.setLastModifiedTime(signing, FileTime.from(KEY_MADE));
                 Path previous = Files.writeString(dir.resolve("previous.pem"), Pem.toPem(PREVIOUS.getPrivate()));
                 Path next = Files.writeString(dir.resolve("next-public.pem"), "-----BEGIN PUBLIC KEY-----\n"
                         + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(NEXT.getPublic().getEncoded())
@@ -60,6 +68,22 @@ class JwtKeyFilesTest {
                 .body("keys[1].x", equalTo(x(PREVIOUS))).body("keys[2].x", equalTo(x(NEXT)))
                 .body("keys[2].y", equalTo(y(NEXT)))
                 .body("keys.alg", org.hamcrest.Matchers.everyItem(equalTo("ES256")));
+    }
+
+    /**
+     * What the alert ManagementJwtKeyOld reads: when the platform first signed with the key, here the key file's date
+     * (earlier than the first start with it).
+     */
+    @Test
+    void theKeyAgeGaugeIsWhenTheKeyWasMade() {
+        assertEquals(KEY_MADE.getEpochSecond(), metric("management_jwt_signing_key_created_timestamp_seconds"), 0.0);
+    }
+
+    static double metric(String name) {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name + " in:\n" + metrics));
     }
 
     @Test

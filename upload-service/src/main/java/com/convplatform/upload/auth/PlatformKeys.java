@@ -48,10 +48,6 @@ public class PlatformKeys {
 
     public PlatformKeys(UploadConfig config, JWTAuthContextInfo context, MeterRegistry metrics) {
         Duration every = config.jwksRefresh();
-        if (every.compareTo(Duration.ofSeconds(1)) < 0 || config.jwksMinRefresh().isNegative()) {
-            throw new IllegalStateException("upload.jwks-refresh must be at least 1 s and upload.jwks-min-refresh"
-                    + " not negative (" + every + ", " + config.jwksMinRefresh() + ")");
-        }
         this.keys = new KeySet(config.jwksUrl(), config.jwksMinRefresh());
         // the background download keeps the keys fresh; the cache life only matters if it stops working
         keys.setDefaultCacheDuration(every.multipliedBy(2).toSeconds());

@@ -3,10 +3,17 @@ package com.convplatform.upload.config;
 import java.time.Duration;
 import java.util.Optional;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** All settings of upload-service, prefix {@code upload}. */
+/**
+ * All settings of upload-service, prefix {@code upload}. Ranges of single values are checked by the constraints here,
+ * relations between settings by {@link UploadConfigChecks}.
+ */
 @ConfigMapping(prefix = "upload")
 public interface UploadConfig {
 
@@ -46,6 +53,7 @@ public interface UploadConfig {
 
     /** Clock skew allowed on exp and iat, in seconds (mp.jwt.verify.clock.skew). */
     @WithDefault("30")
+    @PositiveOrZero
     int jwtLeeway();
 
     /** How long a verified token is remembered at most (never past its expiry or the JWKS refresh interval). */
@@ -54,10 +62,12 @@ public interface UploadConfig {
 
     /** How many verified tokens are remembered at most. */
     @WithDefault("4096")
+    @PositiveOrZero
     int verifiedTokenMax();
 
     /** Largest file accepted, in bytes: 10 MiB (10,485,760 bytes), the spec's "10 MB" read as the larger unit. */
     @WithDefault("10485760")
+    @Positive
     long maxFileBytes();
 
     /** Largest request body, in bytes (11 MiB: room for the other fields); quarkus.http.limits.max-body-size. */
@@ -70,6 +80,7 @@ public interface UploadConfig {
 
     /** Most upload bodies read at once; one more is refused before it is read (503 TOO_MANY_UPLOADS). */
     @WithDefault("256")
+    @Positive
     int maxConcurrentBodies();
 
     /**
@@ -82,6 +93,8 @@ public interface UploadConfig {
 
     /** Longest message_body accepted, in characters. */
     @WithDefault("4096")
+    @Positive
+    @Max(value = 4096, message = "must be at most 4096 (the column message.message_body holds 4096 characters)")
     int maxMessageBody();
 
     Storage storage();
@@ -89,6 +102,8 @@ public interface UploadConfig {
     Admin admin();
 
     HookService hookService();
+
+    Outbox outbox();
 
     interface Storage {
         /** Directory the local file store writes to. */
@@ -135,6 +150,19 @@ public interface UploadConfig {
     interface Admin {
         /** Bearer key of the operator API (env UPLOAD_ADMIN_API_KEY). Unset: every operator call is refused. */
         Optional<String> apiKey();
+    }
+
+    interface Outbox {
+        /**
+         * The outbox counts as stuck once its oldest event has waited this long: a warning, at most one a minute while
+         * it lasts ({@code upload_outbox_oldest_age_seconds} shows the wait at any time).
+         */
+        @WithDefault("PT5M")
+        Duration stuckAfter();
+
+        /** How often the oldest event's wait is compared with {@code stuck-after}. */
+        @WithDefault("PT10S")
+        Duration checkInterval();
     }
 
     interface HookService {

@@ -1,0 +1,46 @@
+package com.convplatform.management.config;
+
+import java.time.Duration;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
+
+import com.convplatform.support.ConfigChecks;
+
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Stops management-service at start when its settings cannot work together (README, Configuration, "Checked at
+ * start"): every broken relation in one message naming the settings. Single values out of range are refused earlier
+ * by the Bean Validation constraints of {@link ManagementConfig}.
+ */
+@ApplicationScoped
+public class ManagementConfigChecks {
+    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event,
+            ManagementConfig config) {
+        of(config).throwIfAny();
+    }
+
+    /** Every relation, checked; the caller throws. */
+    public static ConfigChecks of(ManagementConfig config) {
+        ManagementConfig.CertFetch fetch = config.certFetch();
+        ConfigChecks checks = ConfigChecks.of("management-service")
+                .positive("management.jwt.lifetime", config.jwt().lifetime())
+                .positive("management.blocks.refresh", config.blocks().refresh())
+                .positive("management.cert-fetch.connect-timeout", fetch.connectTimeout())
+                .positive("management.cert-fetch.total-timeout", fetch.totalTimeout())
+                .positive("management.cert-fetch.cache-max-age", fetch.cacheMaxAge())
+                .notNegative("management.cert-fetch.failure-memory", fetch.failureMemory());
+        checks.require(config.rateLimit().window().compareTo(Duration.ofSeconds(1)) >= 0,
+                "management.rate-limit.window (" + config.rateLimit().window() + ") must be at least 1 s",
+                "management.rate-limit.window");
+        checks.require(fetch.connectTimeout().compareTo(fetch.totalTimeout()) <= 0,
+                "management.cert-fetch.connect-timeout (" + fetch.connectTimeout() + ") must not be longer than"
+                        + " management.cert-fetch.total-timeout (" + fetch.totalTimeout() + "), the time allowed for"
+                        + " the whole download, connection included",
+                "management.cert-fetch.connect-timeout", "management.cert-fetch.total-timeout");
+        return checks;
+    }
+}

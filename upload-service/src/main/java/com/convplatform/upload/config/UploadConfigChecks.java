@@ -1,0 +1,74 @@
+package com.convplatform.upload.config;
+
+import java.time.Duration;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
+
+import org.eclipse.microprofile.config.Config;
+
+import com.convplatform.support.ConfigChecks;
+
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.MemorySize;
+
+/**
+ * Stops upload-service at start when its settings cannot work together (README, Configuration, "Checked at start"):
+ * every broken relation in one message naming the settings. Single values out of range are refused earlier by the Bean
+ * Validation constraints of {@link UploadConfig}; the S3 settings by the file store's producer.
+ */
+@ApplicationScoped
+public class UploadConfigChecks {
+    /** What the form needs besides the file: the text fields (message_body up to 12 KiB), part headers, boundaries. */
+    public static final long FORM_ROOM = 64 * 1024;
+    static final String MAX_BODY_SIZE = "quarkus.http.limits.max-body-size";
+    static final String MAX_FIELD_SIZE = "quarkus.http.limits.max-form-attribute-size";
+
+    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, UploadConfig config,
+            Config all) {
+        of(config, all.getValue(MAX_BODY_SIZE, MemorySize.class).asLongValue(),
+                all.getValue(MAX_FIELD_SIZE, MemorySize.class).asLongValue()).throwIfAny();
+    }
+
+    /**
+     * Every relation, checked; the caller throws.
+     *
+     * @param maxBodySize {@value #MAX_BODY_SIZE}, in bytes
+     * @param maxFieldSize {@value #MAX_FIELD_SIZE}, in bytes
+     */
+    public static ConfigChecks of(UploadConfig config, long maxBodySize, long maxFieldSize) {
+        ConfigChecks checks = ConfigChecks.of("upload-service")
+                .notNegative("upload.verified-token-ttl", config.verifiedTokenTtl())
+                .positive("upload.body-deadline", config.bodyDeadline())
+                .notNegative("upload.hook-service.shutdown-grace", config.hookService().shutdownGrace())
+                .positive("upload.outbox.stuck-after", config.outbox().stuckAfter())
+                .positive("upload.outbox.check-interval", config.outbox().checkInterval());
+        Duration refresh = config.jwksRefresh();
+        checks.require(refresh.compareTo(Duration.ofSeconds(1)) >= 0,
+                "upload.jwks-refresh (" + refresh + ") must be at least 1 s", "upload.jwks-refresh");
+        checks.notNegative("upload.jwks-min-refresh", config.jwksMinRefresh());
+        checks.require(config.maxRequestBytes() >= config.maxFileBytes() + FORM_ROOM, "upload.max-request-bytes ("
+                + config.maxRequestBytes() + ") must be at least upload.max-file-bytes (" + config.maxFileBytes()
+                + ") + " + FORM_ROOM + " bytes for the form's other fields, or a file of the largest size allowed is"
+                + " refused as a body too large", "upload.max-request-bytes", "upload.max-file-bytes");
+        checks.require(maxBodySize >= config.maxRequestBytes(), MAX_BODY_SIZE + " (" + maxBodySize + " bytes) must"
+                + " not be smaller than upload.max-request-bytes (" + config.maxRequestBytes() + "; it is set from"
+                + " that setting unless given on its own)", MAX_BODY_SIZE, "upload.max-request-bytes");
+        checks.require(maxFieldSize >= 3L * config.maxMessageBody(), MAX_FIELD_SIZE + " (" + maxFieldSize + " bytes)"
+                + " must hold upload.max-message-body (" + config.maxMessageBody() + " characters, up to 3 bytes each"
+                + " in UTF-8: " + 3L * config.maxMessageBody() + " bytes), or a message_body within the limit is"
+                + " refused as FIELD_TOO_LONG", MAX_FIELD_SIZE, "upload.max-message-body");
+        checks.require(config.outbox().checkInterval().compareTo(config.outbox().stuckAfter()) <= 0,
+                "upload.outbox.check-interval (" + config.outbox().checkInterval() + ") must not be longer than"
+                        + " upload.outbox.stuck-after (" + config.outbox().stuckAfter() + "): a stuck outbox would be"
+                        + " noticed only that much later",
+                "upload.outbox.check-interval", "upload.outbox.stuck-after");
+        if (config.storage().kind().trim().equalsIgnoreCase("s3")) {
+            checks.positive("upload.storage.s3.connect-timeout", config.storage().s3().connectTimeout())
+                    .positive("upload.storage.s3.request-timeout", config.storage().s3().requestTimeout());
+        }
+        return checks;
+    }
+}

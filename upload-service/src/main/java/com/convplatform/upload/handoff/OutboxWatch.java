@@ -1,0 +1,125 @@
+package com.convplatform.upload.handoff;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+import javax.sql.DataSource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.convplatform.upload.config.UploadConfig;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
+import io.quarkus.scheduler.Scheduled;
+
+/**
+ * Watches the outbox for events that do not move: {@code upload_outbox_oldest_age_seconds} is how long its oldest event
+ * has waited (0 when it is empty; read at each scrape), and every {@code upload.outbox.check-interval} the same is
+ * looked at: once it exceeds {@code upload.outbox.stuck-after}, a warning (at most one a minute while it lasts) gives
+ * the count, the age, the oldest event's last error and the likely causes; once it moves again, one line says so.
+ */
+@ApplicationScoped
+@Startup // the gauge is there from the start
+public class OutboxWatch {
+    private static final Logger LOG = Logger.getLogger(OutboxWatch.class);
+    static final Duration WARNING_EVERY = Duration.ofMinutes(1);
+    /** Every unsent event's wait starts when its message was logged (the outbox row is written with it). */
+    private static final String OLDEST = "select count(*), min(m.created_at) from hook_outbox o"
+            + " join message m on m.message_id = o.message_id where o.sent_at is null";
+    private static final String OLDEST_ERROR = "select o.last_error, o.attempts from hook_outbox o"
+            + " join message m on m.message_id = o.message_id where o.sent_at is null and m.created_at = ?";
+
+    private final DataSource dataSource;
+    private final Clock clock;
+    private final Duration stuckAfter;
+    private Instant lastWarning;
+    private boolean stuck;
+
+    public OutboxWatch(DataSource dataSource, Clock clock, UploadConfig config, MeterRegistry metrics) {
+        this.dataSource = dataSource;
+        this.clock = clock;
+        this.stuckAfter = config.outbox().stuckAfter();
+        Gauge.builder("upload.outbox.oldest.age", this, w -> w.oldest().age(w.clock.instant()).toMillis() / 1000.0)
+                .baseUnit("seconds").description("How long the oldest event not yet accepted by hook-service has"
+                        + " waited (0: the outbox is empty)")
+                .register(metrics);
+    }
+
+    /** The unsent events: how many, and when the oldest one's message was logged (null when none). */
+    record Oldest(long count, Instant since) {
+        Duration age(Instant now) {
+            return since == null || since.isAfter(now) ? Duration.ZERO : Duration.between(since, now);
+        }
+    }
+
+    Oldest oldest() {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement q = c.prepareStatement(OLDEST);
+                ResultSet r = q.executeQuery()) {
+            r.next();
+            OffsetDateTime since = r.getObject(2, OffsetDateTime.class);
+            return new Oldest(r.getLong(1), since == null ? null : since.toInstant());
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading the outbox's oldest event failed", e);
+        }
+    }
+
+    @Scheduled(every = "${upload.outbox.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void check() {
+        Instant now = clock.instant();
+        Oldest oldest;
+        try {
+            oldest = oldest();
+        } catch (RuntimeException e) {
+            LOG.debugf("Outbox not checked: %s", e.getMessage()); // a database outage: readiness reports it
+            return;
+        }
+        Duration age = oldest.age(now);
+        if (age.compareTo(stuckAfter) <= 0) {
+            if (stuck) {
+                LOG.infof("The outbox moves again: %d events, the oldest waiting for %s", oldest.count(), age);
+                stuck = false;
+            }
+            return;
+        }
+        stuck = true;
+        if (lastWarning != null && Duration.between(lastWarning, now).compareTo(WARNING_EVERY) < 0) {
+            return;
+        }
+        lastWarning = now;
+        LOG.warnf("The outbox does not move: %d events not yet accepted by hook-service, the oldest waiting for %s"
+                + " (upload.outbox.stuck-after %s; upload_outbox_oldest_age_seconds shows it)%s. Likely causes:"
+                + " hook-service unreachable or failing (upload.hook-service.url), a wrong internal key"
+                + " (upload.hook-service.internal-api-key, answered 401), or the events refused by hook-service;"
+                + " upload_handoff_failed_total counts the failed posts", oldest.count(), age, stuckAfter,
+                lastError(oldest.since()));
+    }
+
+    /** The oldest event's attempts and last error, as a clause of the warning ("" when it has none). */
+    private String lastError(Instant since) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(OLDEST_ERROR)) {
+            q.setObject(1, OffsetDateTime.ofInstant(since, ZoneOffset.UTC));
+            try (ResultSet r = q.executeQuery()) {
+                if (!r.next()) {
+                    return "";
+                }
+                String error = r.getString(1);
+                return "; " + r.getInt(2) + " failed posts of it so far"
+                        + (error == null ? "" : ", last: " + error);
+            }
+        } catch (SQLException e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package com.convplatform.upload.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+/** Each relation {@link UploadConfigChecks} keeps, on the real mapping with its defaults and the settings given. */
+class UploadConfigChecksTest {
+    static final long BODY = 11534336;
+    static final long FIELD = 16 * 1024;
+
+    static UploadConfig config(String... settings) {
+        Map<String, String> values = new HashMap<>();
+        for (int i = 0; i < settings.length; i += 2) {
+            values.put(settings[i], settings[i + 1]);
+        }
+        return new SmallRyeConfigBuilder().withMapping(UploadConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withSources(new PropertiesConfigSource(values, "test", 500)).build()
+                .getConfigMapping(UploadConfig.class);
+    }
+
+    static List<String> problems(String... settings) {
+        return UploadConfigChecks.of(config(settings), BODY, FIELD).problems();
+    }
+
+    @Test
+    void theDefaultsPass() {
+        assertEquals(List.of(), problems());
+    }
+
+    @Test
+    void theJwksIsDownloadedAtLeastEverySecond() {
+        assertEquals(List.of("upload.jwks-refresh (PT0.5S) must be at least 1 s"), problems("upload.jwks-refresh",
+                "0.5s"));
+        assertEquals(List.of("upload.jwks-min-refresh (PT-1S) must not be negative (zero: none)"),
+                problems("upload.jwks-min-refresh", "-1s"));
+        // an on-demand bound longer than the background download's period makes it idle, which works
+        assertEquals(List.of(), problems("upload.jwks-refresh", "1s"));
+    }
+
+    @Test
+    void theBodyHoldsTheLargestFileAndTheFormsOtherFields() {
+        assertEquals(List.of("upload.max-request-bytes (10485760) must be at least upload.max-file-bytes (10485760)"
+                + " + 65536 bytes for the form's other fields, or a file of the largest size allowed is refused as a"
+                + " body too large"), UploadConfigChecks
+                        .of(config("upload.max-request-bytes", "10485760"), 10485760,
+                                FIELD)
+                        .problems());
+        assertEquals(List.of("quarkus.http.limits.max-body-size (1048576 bytes) must not be smaller than"
+                + " upload.max-request-bytes (11534336; it is set from that setting unless given on its own)"),
+                UploadConfigChecks.of(config(), 1048576, FIELD).problems());
+        assertEquals(List.of(), UploadConfigChecks.of(config("upload.max-file-bytes", "1000000",
+                "upload.max-request-bytes", "1065536"), 1065536, FIELD).problems());
+    }
+
+    @Test
+    void aMessageBodyWithinItsLimitFitsInAFormField() {
+        assertEquals(List.of("quarkus.http.limits.max-form-attribute-size (2048 bytes) must hold"
+                + " upload.max-message-body (4096 characters, up to 3 bytes each in UTF-8: 12288 bytes), or a"
+                + " message_body within the limit is refused as FIELD_TOO_LONG"),
+                UploadConfigChecks.of(config(), BODY, 2048).problems());
+        assertEquals(List.of(), UploadConfigChecks.of(config("upload.max-message-body", "500"), BODY, 2048)
+                .problems());
+    }
+
+    @Test
+    void theStuckOutboxIsLookedForMoreOftenThanItsThreshold() {
+        assertEquals(List.of("upload.outbox.check-interval (PT10M) must not be longer than upload.outbox.stuck-after"
+                + " (PT5M): a stuck outbox would be noticed only that much later"),
+                problems("upload.outbox.check-interval", "PT10M"));
+        assertEquals(List.of("upload.outbox.stuck-after (PT0S) must be longer than zero",
+                "upload.outbox.check-interval (PT10S) must not be longer than upload.outbox.stuck-after (PT0S): a stuck"
+                        + " outbox would be noticed only that much later"),
+                problems("upload.outbox.stuck-after", "0s"));
+    }
+
+    @Test
+    void deadlinesArePositiveAndGracesNotNegative() {
+        assertEquals(List.of("upload.body-deadline (PT0S) must be longer than zero"),
+                problems("upload.body-deadline", "0s"));
+        assertEquals(List.of("upload.hook-service.shutdown-grace (PT-1S) must not be negative (zero: none)"),
+                problems("upload.hook-service.shutdown-grace", "-1s"));
+        assertEquals(List.of("upload.verified-token-ttl (PT-1S) must not be negative (zero: none)"),
+                problems("upload.verified-token-ttl", "-1s"));
+        assertEquals(List.of(), problems("upload.storage.s3.connect-timeout", "0s"), "local storage: not used");
+        assertEquals(List.of("upload.storage.s3.connect-timeout (PT0S) must be longer than zero"),
+                problems("upload.storage.kind", "s3", "upload.storage.s3.connect-timeout", "0s"));
+    }
+}

@@ -1,0 +1,131 @@
+package com.convplatform.upload.handoff;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import jakarta.transaction.Transactional;
+
+import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.upload.message.Message;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * An outbox that does not move: an event whose message was logged ten minutes ago and that no sender may take (its
+ * next attempt far ahead, as after many failures). {@code upload_outbox_oldest_age_seconds} shows its wait, and past
+ * {@code upload.outbox.stuck-after} (5 min) one warning names the setting, the count, the last error and the causes.
+ */
+@QuarkusTest
+class OutboxWatchTest {
+    private final List<String> warnings = new CopyOnWriteArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord r) {
+            if (r.getLevel().intValue() >= Level.INFO.intValue()) {
+                warnings.add(r.getLevel() + " " + (r instanceof ExtLogRecord e
+                        ? e.getFormattedMessage()
+                        : r.getMessage()));
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private String stuck;
+
+    @BeforeEach
+    void listen() {
+        Logger.getLogger(OutboxWatch.class.getName()).addHandler(capture);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        Logger.getLogger(OutboxWatch.class.getName()).removeHandler(capture);
+        if (stuck != null) {
+            remove(stuck);
+        }
+    }
+
+    @Test
+    void anEventThatDoesNotMoveShowsInTheGaugeAndInOneWarning() {
+        Instant logged = Instant.now().minus(Duration.ofMinutes(10));
+        stuck = stuckEvent(logged);
+        double age = oldestAge();
+        assertTrue(age >= 600 && age < 660, "the oldest event's wait, in seconds: " + age);
+
+        // checked every 0.5 s in the tests (upload.outbox.check-interval): one warning, at most one a minute
+        await().atMost(Duration.ofSeconds(20)).until(() -> warnings.stream().anyMatch(w -> w.startsWith("WARN")));
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                .until(() -> warnings.stream().filter(w -> w.startsWith("WARN")).count() == 1);
+        String warning = warnings.stream().filter(w -> w.startsWith("WARN")).findFirst().orElseThrow();
+        assertTrue(warning.contains("The outbox does not move:") && warning.contains("upload.outbox.stuck-after PT5M")
+                && warning.contains("7 failed posts of it so far, last: 503 from hook-service")
+                && warning.contains("upload.hook-service.url"), warning);
+
+        // once the event has gone, the gauge drops (other tests' events, if any, are seconds old) and the watch says
+        // the outbox moves again
+        remove(stuck);
+        stuck = null;
+        assertTrue(oldestAge() < 60, "no event waits for long now");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> warnings.stream().anyMatch(w -> w.contains("The outbox moves again")));
+    }
+
+    private static double oldestAge() {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String line = metrics.lines().filter(l -> l.startsWith("upload_outbox_oldest_age_seconds")).findFirst()
+                .orElseThrow(() -> new AssertionError("no upload_outbox_oldest_age_seconds in:\n" + metrics));
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+    }
+
+    @Transactional
+    String stuckEvent(Instant logged) {
+        Message m = new Message();
+        m.accountId = "account-1";
+        m.clientId = "client-1";
+        m.businessId = "1001";
+        m.authId = "user42";
+        m.messageType = 1;
+        m.messageBody = "stuck outbox test";
+        m.fileId = UUID.randomUUID().toString().replace("-", "");
+        m.fileName = "a.png";
+        m.contentType = "image/png";
+        m.sizeBytes = 1;
+        m.createdAt = logged;
+        m.persist();
+        HookOutbox o = new HookOutbox();
+        o.id = UUID.randomUUID().toString();
+        o.messageId = m.messageId;
+        o.payload = "{\"account_id\":\"account-1\",\"message_id\":" + m.messageId + "}";
+        o.attempts = 7;
+        o.lastError = "503 from hook-service";
+        o.nextAttemptAt = Instant.now().plus(Duration.ofHours(1));
+        o.persist();
+        return o.id;
+    }
+
+    @Transactional
+    void remove(String id) {
+        HookOutbox.deleteById(id);
+    }
+}
