@@ -85,6 +85,8 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
 
     /** X-Request-Id of the last account lookup per account. */
     public static final Map<String, String> LOOKUP_REQUEST_IDS = new ConcurrentHashMap<>();
+    /** The traceparent header of the last account lookup per account. */
+    public static final Map<String, String> LOOKUP_TRACEPARENTS = new ConcurrentHashMap<>();
 
     public static String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
@@ -149,6 +151,10 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
         String requestId = ex.getRequestHeaders().getFirst("X-Request-Id");
         if (requestId != null) {
             LOOKUP_REQUEST_IDS.put(id, requestId);
+        }
+        String traceparent = ex.getRequestHeaders().getFirst("traceparent");
+        if (traceparent != null) {
+            LOOKUP_TRACEPARENTS.put(id, traceparent);
         }
         lookupTimes(id).add(System.nanoTime());
         LOOKUPS.computeIfAbsent(id, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();

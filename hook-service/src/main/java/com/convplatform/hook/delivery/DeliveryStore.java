@@ -43,16 +43,22 @@ import io.micrometer.core.instrument.MeterRegistry;
 public class DeliveryStore {
     private static final Logger LOG = Logger.getLogger(DeliveryStore.class);
 
-    /** A claimed delivery and what is needed to send it; {@code leaseOwner} is unique to the claim. */
+    /**
+     * A claimed delivery and what is needed to send it; {@code leaseOwner} is unique to the claim; {@code traceparent}
+     * the trace context its event came with (null: none).
+     */
     public record Claimed(String id, String accountId, String payload, int attempt, Instant receivedAt,
-            String leaseOwner, Instant leaseUntil, String requestId) {
+            String leaseOwner, Instant leaseUntil, String requestId, String traceparent) {
     }
 
     public record Accepted(String eventId, boolean duplicate) {
     }
 
-    /** A valid event: its account, message id, payload (JSON) and the request id logged with its delivery. */
-    public record Valid(String accountId, long messageId, String payload, String requestId) {
+    /**
+     * A valid event: its account, message id, payload (JSON), the request id logged with its delivery and the trace
+     * context its delivery's spans continue (either may be null).
+     */
+    public record Valid(String accountId, long messageId, String payload, String requestId, String traceparent) {
     }
 
     /**
@@ -108,7 +114,8 @@ public class DeliveryStore {
 
     private static final String FIND_EVENT = "select id from hook_event where account_id = ? and message_id = ?";
     private static final String INSERT_EVENT = "insert into hook_event"
-            + " (id, account_id, message_id, payload, received_at, request_id) values (?, ?, ?, ?, ?, ?)";
+            + " (id, account_id, message_id, payload, received_at, request_id, traceparent)"
+            + " values (?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_DELIVERY = "insert into delivery (id, event_id, account_id, status, attempts,"
             + " next_attempt_at, created_at) values (?, ?, ?, 'PENDING', 0, ?, ?)";
 
@@ -153,7 +160,8 @@ public class DeliveryStore {
                 stored.add(new Accepted(id, existing != null));
                 if (existing == null) {
                     inThisBatch.put(key, id);
-                    bind(event, id, v.accountId(), v.messageId(), v.payload(), now, v.requestId()).addBatch();
+                    bind(event, id, v.accountId(), v.messageId(), v.payload(), now, v.requestId(), v.traceparent())
+                            .addBatch();
                     bind(delivery, TimeOrderedIds.next(), id, v.accountId(), now, now).addBatch();
                 }
             }
@@ -185,8 +193,8 @@ public class DeliveryStore {
             + " and s.disabled_at is not null) order by d.status, d.next_attempt_at limit ?)";
     /** The rows this claim took: due again at its lease's end, with its owner token (read by the due index). */
     private static final String SELECT_TAKEN = "select d.id, d.account_id, d.attempts, e.payload, e.received_at,"
-            + " e.request_id from delivery d join hook_event e on e.id = d.event_id where d.status = 'PENDING'"
-            + " and d.next_attempt_at = ? and d.lease_owner = ? order by d.created_at";
+            + " e.request_id, e.traceparent from delivery d join hook_event e on e.id = d.event_id"
+            + " where d.status = 'PENDING' and d.next_attempt_at = ? and d.lease_owner = ? order by d.created_at";
 
     /** Claims up to {@code max} due deliveries, oldest due first, with a lease unique to this claim. */
     public List<Claimed> claimDue(int max) {
@@ -204,7 +212,7 @@ public class DeliveryStore {
                 while (r.next()) {
                     out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), r.getInt(3) + 1,
                             r.getObject(5, OffsetDateTime.class).toInstant(), owner, until.toInstant(),
-                            r.getString(6)));
+                            r.getString(6), r.getString(7)));
                 }
             }
             return out;
@@ -282,7 +290,8 @@ public class DeliveryStore {
         metrics.counter("hook.endpoints.auto_disabled").increment(disabled.size());
     }
 
-    private String status(Claimed cl, Outcome o) {
+    /** Where an attempt's outcome leaves its delivery: delivered, dead (dead-lettered) or pending (to be retried). */
+    String status(Claimed cl, Outcome o) {
         boolean dead = o.permanent() || cl.attempt() > config.delivery().retrySchedule().size();
         return o.delivered() ? Delivery.DELIVERED : dead ? Delivery.DEAD : Delivery.PENDING;
     }

@@ -40,6 +40,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -68,6 +70,7 @@ public class DeliveryWorker {
     private final Clock clock;
     private final ObjectMapper json;
     private final HookPoster poster;
+    private final DeliveryTracing tracing;
     private final ExecutorService senders;
     /** Per account: its turns to send, {@code per-endpoint} of them, handed out in order. */
     private final Map<String, Semaphore> endpoints = new ConcurrentHashMap<>();
@@ -90,8 +93,9 @@ public class DeliveryWorker {
     private Drained drained;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
-            Clock clock, MeterRegistry metrics, Vertx vertx, ObjectMapper json) {
+            Clock clock, MeterRegistry metrics, Vertx vertx, ObjectMapper json, DeliveryTracing tracing) {
         this.store = store;
+        this.tracing = tracing;
         this.accounts = accounts;
         this.identity = identity;
         this.config = config;
@@ -241,7 +245,11 @@ public class DeliveryWorker {
         }
     }
 
-    /** Sends once it is the endpoint's turn; gives it back if stopping, or if the lease would end first. */
+    /**
+     * Sends once it is the endpoint's turn; gives it back if stopping, or if the lease would end first. The attempt
+     * runs with its span current ({@link DeliveryTracing}): its logs carry the trace id, and the account lookup sends
+     * the trace on to management-service.
+     */
     private void send(DeliveryStore.Claimed c) {
         if (c.requestId() != null) {
             MDC.put(RequestIds.MDC_KEY, c.requestId()); // logged, and passed on with the account lookup
@@ -254,7 +262,18 @@ public class DeliveryWorker {
                 if (running && clock.instant().plus(longestAttempt(config.delivery().connectTimeout(),
                         config.delivery().readTimeout())).plus(LEASE_MARGIN).isBefore(c.leaseUntil())) {
                     long start = System.nanoTime();
-                    Outcome o = attempt(c);
+                    tracing.queued(c, c.leaseUntil().minus(config.delivery().lease()));
+                    Span span = tracing.attempt(c);
+                    Outcome o = null;
+                    try (Scope ignored = span.makeCurrent()) {
+                        o = attempt(c);
+                        if (o != null) {
+                            LOG.debugf("Delivery %s attempt %d: %s", c.id(), c.attempt(),
+                                    o.delivered() ? "delivered (" + o.statusCode() + ")" : o.error());
+                        }
+                    } finally {
+                        DeliveryTracing.end(span, o, o == null ? null : store.status(c, o));
+                    }
                     if (o != null && !cutOff) {
                         record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000));
                         if (!running) {
@@ -316,13 +335,16 @@ public class DeliveryWorker {
             webhook = accounts.webhookUrl(c.accountId());
         } catch (RuntimeException e) {
             // management-service unreachable or failing, or the breaker open: the platform's trouble, retried later
-            return Outcome.platformFailed("account lookup failed: " + e.getMessage());
+            return DeliveryTracing.failed("account_lookup_failed",
+                    Outcome.platformFailed("account lookup failed: " + e.getMessage()));
         }
         byte[] body = body(json, c.payload(), TimestampWindow.now(clock));
-        if (webhook.isEmpty() || body == null) {
-            return Outcome.permanent(webhook.isEmpty()
-                    ? "account " + c.accountId() + " does not exist (dead-lettered)"
-                    : "stored payload unreadable: not a JSON object");
+        if (webhook.isEmpty()) {
+            return DeliveryTracing.failed("unknown_account",
+                    Outcome.permanent("account " + c.accountId() + " does not exist (dead-lettered)"));
+        } else if (body == null) {
+            return DeliveryTracing.failed("unreadable_payload",
+                    Outcome.permanent("stored payload unreadable: not a JSON object"));
         }
         try {
             URI target = URI.create(webhook.get());
@@ -333,16 +355,18 @@ public class DeliveryWorker {
                     c.id(), "X-Hook-Attempt", String.valueOf(c.attempt()));
             return poster.post(target, addresses, headers, body);
         } catch (IllegalArgumentException e) {
-            return Outcome.endpointFailed("the webhook URL is not a URL: " + e.getMessage());
+            return DeliveryTracing.failed("invalid_webhook_url",
+                    Outcome.endpointFailed("the webhook URL is not a URL: " + e.getMessage()));
         } catch (HookPoster.NotSent e) {
-            return Outcome.endpointFailed(e.getMessage());
+            return DeliveryTracing.failed("not_sent", Outcome.endpointFailed(e.getMessage()));
         } catch (TimeoutException e) {
             HookConfig.Delivery d = config.delivery();
-            return Outcome.endpointFailed("timed out: no answer within the read time-out (" + d.readTimeout().toMillis()
-                    + " ms) or the attempt's deadline (" + d.connectTimeout().plus(d.readTimeout()).toMillis()
-                    + " ms over every address)");
+            return DeliveryTracing.failed("timeout", Outcome.endpointFailed("timed out: no answer within the read"
+                    + " time-out (" + d.readTimeout().toMillis() + " ms) or the attempt's deadline ("
+                    + d.connectTimeout().plus(d.readTimeout()).toMillis() + " ms over every address)"));
         } catch (IOException e) {
-            return Outcome.endpointFailed("connection failed: " + e.getMessage());
+            return DeliveryTracing.failed("connection_failed",
+                    Outcome.endpointFailed("connection failed: " + e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;

@@ -38,6 +38,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.net.TrustOptions;
+import io.vertx.core.tracing.TracingPolicy;
 
 /**
  * Sends one hook to an address the SSRF guard checked: {@link #addresses(URI)} resolves the host once and checks every
@@ -65,13 +66,17 @@ final class HookPoster implements AutoCloseable {
     private final Duration connectTimeout;
     private final Duration readTimeout;
 
-    /** {@code trust}: the CAs trusted for HTTPS endpoints; null for the JDK's default trust store. */
+    /**
+     * {@code trust}: the CAs trusted for HTTPS endpoints; null for the JDK's default trust store. The client takes no
+     * part in tracing: a receiver is outside the platform, so no trace context is sent to it (delivery's own span
+     * covers each attempt).
+     */
     HookPoster(Vertx vertx, OutboundAddresses.Resolver resolver, boolean allowPrivateNetworks, Duration connectTimeout,
             Duration readTimeout, TrustOptions trust, int maxConnectionsPerEndpoint) {
         this.client = vertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
                 .setConnectTimeout((int) connectTimeout.toMillis()).setKeepAlive(true).setVerifyHost(true)
                 .setForceSni(true).setMaxPoolSize(maxConnectionsPerEndpoint).setTryUseCompression(false)
-                .setTrustOptions(trust));
+                .setTrustOptions(trust).setTracingPolicy(TracingPolicy.IGNORE));
         this.guard = OutboundAddresses.of(resolver, allowPrivateNetworks);
         this.connectTimeout = connectTimeout;
         this.readTimeout = readTimeout;

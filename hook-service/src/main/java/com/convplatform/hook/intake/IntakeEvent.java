@@ -9,6 +9,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -33,11 +34,20 @@ public record IntakeEvent(
         @NotEmpty(message = "MISSING_FIELD: 'sender' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'sender' is longer than {max} characters") @Schema(example = "user") String sender,
         @NotEmpty(message = "MISSING_FIELD: 'timestamp' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'timestamp' is longer than {max} characters") @Schema(example = "2026-11-22T10:00:00.000Z") String timestamp,
         @Schema(description = "A JSON object, delivered as it is", example = "{\"channel\": \"web\"}") JsonNode metadata,
-        @JsonProperty(access = Access.WRITE_ONLY) @Size(max = 64, message = "INVALID_REQUEST_ID: request_id must be a string of at most {max} characters") @Schema(description = "Batch intake only: logged with this event's deliveries instead of the call's X-Request-Id", example = "upload-req-7") String requestId) {
+        @JsonProperty(access = Access.WRITE_ONLY) @Size(max = 64, message = "INVALID_REQUEST_ID: request_id must be a string of at most {max} characters") @Schema(description = "Batch intake only: logged with this event's deliveries instead of the call's X-Request-Id", example = "upload-req-7") String requestId,
+        @JsonProperty(access = Access.WRITE_ONLY) @Schema(type = SchemaType.STRING, description = "Batch intake: the W3C trace context of this event (its upload's), continued by its delivery instead of the call's traceparent header; one that is not a valid traceparent is ignored", example = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01") JsonNode traceparent) {
 
     /** No metadata, or null: an empty object, as delivered. */
     public IntakeEvent {
         metadata = metadata == null || metadata.isNull() ? JsonNodeFactory.instance.objectNode() : metadata;
+    }
+
+    /**
+     * The event's own trace context when it gave a text one (validated where it is used: one that is not a valid
+     * traceparent is ignored, as the W3C recommendation says of a header, never refused).
+     */
+    public String traceparentText() {
+        return traceparent != null && traceparent.isTextual() ? traceparent.asText() : null;
     }
 
     /** A constraint cannot say "an ISO 8601 instant"; {@link Instant#parse} can. */

@@ -38,12 +38,14 @@ import com.convplatform.support.ErrorMappers;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.Roles;
+import com.convplatform.support.TraceContexts;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
+import io.opentelemetry.api.trace.SpanContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -121,7 +123,7 @@ public class IntakeResource {
             + EXAMPLE_ID + "\", \"duplicate\": true}"))
     @APIResponse(responseCode = "400", description = EVENT_CODES + ", MALFORMED_JSON")
     public Uni<RestResponse<Stored>> accept(@NotNull(message = INVALID_EVENT) @Valid IntakeEvent event) {
-        return whenStored(List.of(valid(event, RequestIds.current()))).map(stored -> {
+        return whenStored(List.of(valid(event, RequestIds.current(), TraceContexts.current()))).map(stored -> {
             DeliveryStore.Accepted a = stored.get(0);
             return RestResponse.status(a.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED,
                     new Stored(a.eventId(), a.duplicate() ? true : null));
@@ -147,10 +149,12 @@ public class IntakeResource {
         List<DeliveryStore.Valid> valid = new ArrayList<>(results.length);
         List<Integer> at = new ArrayList<>(results.length);
         String callRequestId = RequestIds.current();
+        String callTrace = TraceContexts.current();
         for (int i = 0; i < results.length; i++) {
             try {
                 IntakeEvent e = event(body.events().get(i));
-                valid.add(valid(e, e.requestId() != null ? e.requestId() : callRequestId));
+                valid.add(valid(e, e.requestId() != null ? e.requestId() : callRequestId,
+                        trace(e.traceparentText(), callTrace)));
                 at.add(i);
             } catch (ApiException refused) {
                 results[i] = new Result(400, null, null, refused.code(), refused.getMessage());
@@ -210,9 +214,24 @@ public class IntakeResource {
         return new ApiException(400, message.substring(0, colon), message.substring(colon + 2));
     }
 
-    private DeliveryStore.Valid valid(IntakeEvent e, String requestId) {
+    /**
+     * The trace context stored with a batch's event: this call's span when the event belongs to the call's trace (the
+     * event the caller posted the batch under), the event's own traceparent when it belongs to another trace, and this
+     * call's span when it gave none (or one that is not valid).
+     */
+    static String trace(String eventTraceparent, String callTraceparent) {
+        SpanContext event = TraceContexts.spanContext(eventTraceparent);
+        if (!event.isValid() || callTraceparent != null
+                && event.getTraceId().equals(TraceContexts.spanContext(callTraceparent).getTraceId())) {
+            return callTraceparent;
+        }
+        return TraceContexts.of(event);
+    }
+
+    private DeliveryStore.Valid valid(IntakeEvent e, String requestId, String traceparent) {
         try {
-            return new DeliveryStore.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e), requestId);
+            return new DeliveryStore.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e), requestId,
+                    traceparent);
         } catch (JsonProcessingException ex) {
             throw new IllegalStateException(ex);
         }

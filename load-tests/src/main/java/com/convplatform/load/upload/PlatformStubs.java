@@ -42,6 +42,10 @@ public class PlatformStubs {
     public static final Queue<String> EVENTS = new ConcurrentLinkedQueue<>();
     /** X-Request-Id sent with each event body (absent: no header). */
     public static final java.util.Map<String, String> EVENT_REQUEST_IDS = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The traceparent header of the call that brought each event (absent: no header). */
+    public static final java.util.Map<String, String> EVENT_CALL_TRACEPARENTS = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The traceparent a batch gave in each event's body (absent: none). */
+    public static final java.util.Map<String, String> EVENT_TRACEPARENTS = new java.util.concurrent.ConcurrentHashMap<>();
     public static volatile boolean intakeDown;
     /** Plays a hook-service that has no batch intake yet: 404 on the batch path. */
     public static volatile boolean noBatchIntake;
@@ -91,6 +95,10 @@ public class PlatformStubs {
             if (requestId != null) {
                 EVENT_REQUEST_IDS.put(body, requestId);
             }
+            String traceparent = ex.getRequestHeaders().getFirst("traceparent");
+            if (traceparent != null) {
+                EVENT_CALL_TRACEPARENTS.put(body, traceparent);
+            }
             if (refused(body)) {
                 JsonExchanges.respond(ex, 400, "{\"error_code\":\"INVALID_EVENT\",\"error_message\":\"refused\"}");
                 return;
@@ -104,7 +112,10 @@ public class PlatformStubs {
         return REFUSED.stream().anyMatch(event::contains);
     }
 
-    /** {"events": [...]} with an optional request_id in each; one result per event, as hook-service answers. */
+    /**
+     * {"events": [...]} with an optional request_id and traceparent in each; one result per event, as hook-service
+     * answers.
+     */
     private static void batchIntake(HttpExchange ex) throws IOException {
         byte[] body = ex.getRequestBody().readAllBytes();
         BATCH_CALLS.incrementAndGet();
@@ -129,9 +140,17 @@ public class PlatformStubs {
             }
             com.fasterxml.jackson.databind.node.ObjectNode event = (com.fasterxml.jackson.databind.node.ObjectNode) e;
             com.fasterxml.jackson.databind.JsonNode requestId = event.remove("request_id");
+            com.fasterxml.jackson.databind.JsonNode traceparent = event.remove("traceparent");
             String text = JSON.writeValueAsString(event);
             if (requestId != null) {
                 EVENT_REQUEST_IDS.put(text, requestId.asText());
+            }
+            if (traceparent != null) {
+                EVENT_TRACEPARENTS.put(text, traceparent.asText());
+            }
+            String callTraceparent = ex.getRequestHeaders().getFirst("traceparent");
+            if (callTraceparent != null) {
+                EVENT_CALL_TRACEPARENTS.put(text, callTraceparent);
             }
             EVENTS.add(text);
             results.addObject().put("status", 202).put("event_id", "e");

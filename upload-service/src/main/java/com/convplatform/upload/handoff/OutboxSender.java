@@ -34,6 +34,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 import org.jboss.logging.Logger;
 
 import com.convplatform.support.LocalTransaction;
+import com.convplatform.support.TraceContexts;
 import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -41,6 +42,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 
@@ -71,6 +74,7 @@ public class OutboxSender {
     private final ObjectMapper json;
     private final DataSource dataSource;
     private final HookIntakeClient intake;
+    private final HandoffTracing tracing;
     private final Counter sentCounter;
     private final Counter failedCounter;
     private final Counter releasedOnShutdown;
@@ -86,8 +90,9 @@ public class OutboxSender {
     private Drained drained;
 
     public OutboxSender(Clock clock, MeterRegistry metrics, ObjectMapper json, DataSource dataSource,
-            HookIntakeClient intake, UploadConfig config) {
+            HookIntakeClient intake, HandoffTracing tracing, UploadConfig config) {
         this.intake = intake;
+        this.tracing = tracing;
         this.shutdownGrace = config.hookService().shutdownGrace();
         this.dataSource = dataSource;
         this.clock = clock;
@@ -251,9 +256,18 @@ public class OutboxSender {
         }
     }
 
-    /** Posts a batch; accepted events leave the outbox, failed ones wait. Returns whether all were accepted. */
+    /**
+     * Posts a batch; accepted events leave the outbox, failed ones wait. Returns whether all were accepted. Each event's
+     * wait is a span of its upload's trace ({@link HandoffTracing}), ended with hook-service's answer.
+     */
     private boolean deliver(List<Claimed> batch) {
-        List<String> errors = postBatch(batch);
+        List<Span> spans = tracing.start(batch);
+        List<String> errors = null;
+        try {
+            errors = postBatch(batch, spans);
+        } finally {
+            HandoffTracing.end(spans, errors);
+        }
         List<String> sent = new ArrayList<>();
         Map<String, String> failed = new LinkedHashMap<>();
         for (int i = 0; i < batch.size(); i++) {
@@ -278,23 +292,40 @@ public class OutboxSender {
         return failed.isEmpty();
     }
 
-    /** Posts the events; returns, per event in order, null when hook-service accepted it (or had), else why not. */
-    private List<String> postBatch(List<Claimed> batch) {
-        try {
-            List<String> errors = intake.postBatch(batch.stream().map(Claimed::event).toList());
-            return errors != null ? errors : postEach(batch);
+    /**
+     * Posts the events, under the first one's span (so the call's traceparent header continues its trace) and each with
+     * its own span's traceparent; returns, per event in order, null when hook-service accepted it (or had), else why
+     * not.
+     */
+    private List<String> postBatch(List<Claimed> batch, List<Span> spans) {
+        List<ObjectNode> events = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            ObjectNode event = batch.get(i).event();
+            String traceparent = TraceContexts.of(spans.get(i).getSpanContext());
+            if (traceparent != null) {
+                event.put(TraceContexts.TRACEPARENT, traceparent);
+            }
+            events.add(event);
+        }
+        try (Scope ignored = spans.get(0).makeCurrent()) {
+            List<String> errors = intake.postBatch(events);
+            return errors != null ? errors : postEach(events, spans);
         } catch (IOException | FaultToleranceException e) {
             return Collections.nCopies(batch.size(), e.getMessage());
         }
     }
 
-    /** The events one call each (a hook-service without the batch intake), the request id as a header only. */
-    private List<String> postEach(List<Claimed> batch) {
-        List<String> out = new ArrayList<>(batch.size());
-        for (Claimed o : batch) {
-            ObjectNode event = o.event().deepCopy();
+    /**
+     * The events one call each (a hook-service without the batch intake), the request id and the trace context as
+     * headers only (each call under its event's span).
+     */
+    private List<String> postEach(List<ObjectNode> events, List<Span> spans) {
+        List<String> out = new ArrayList<>(events.size());
+        for (int i = 0; i < events.size(); i++) {
+            ObjectNode event = events.get(i).deepCopy();
             String requestId = event.has("request_id") ? event.remove("request_id").asText() : null;
-            try {
+            event.remove(TraceContexts.TRACEPARENT);
+            try (Scope ignored = spans.get(i).makeCurrent()) {
                 out.add(intake.postOne(event, requestId));
             } catch (IOException | FaultToleranceException e) {
                 out.add(e.getMessage());
@@ -303,12 +334,17 @@ public class OutboxSender {
         return out;
     }
 
-    /** A claimed event: its row id, and the event as the batch intake takes it (with its upload's request id). */
-    public record Claimed(String id, ObjectNode event) {
+    /**
+     * A claimed event: its row id, the event as the batch intake takes it (with its upload's request id), its upload's
+     * trace context (null: none was stored), when it was written (null: by an earlier version), and which post this
+     * is (1: the first).
+     */
+    public record Claimed(String id, ObjectNode event, String traceparent, Instant storedAt, int attempt) {
     }
 
-    private static final String SELECT_DUE = "select id, payload, request_id, next_attempt_at from hook_outbox"
-            + " where sent_at is null and next_attempt_at <= ? order by sent_at, next_attempt_at limit ?";
+    private static final String SELECT_DUE = "select id, payload, request_id, next_attempt_at, traceparent, stored_at,"
+            + " attempts from hook_outbox where sent_at is null and next_attempt_at <= ?"
+            + " order by sent_at, next_attempt_at limit ?";
     private static final String CLAIM = "update hook_outbox set claim_token = ?, next_attempt_at = ?"
             + " where id = ? and sent_at is null and next_attempt_at = ?";
     private static final String REMOVE_SENT = "delete from hook_outbox where id = ?";
@@ -336,7 +372,9 @@ public class OutboxSender {
                 select.setInt(2, BATCH);
                 try (ResultSet r = select.executeQuery()) {
                     while (r.next()) {
-                        due.add(new Claimed(r.getString(1), event(r.getString(2), r.getString(3))));
+                        OffsetDateTime storedAt = r.getObject(6, OffsetDateTime.class);
+                        due.add(new Claimed(r.getString(1), event(r.getString(2), r.getString(3)), r.getString(5),
+                                storedAt == null ? null : storedAt.toInstant(), r.getInt(7) + 1));
                         update.setString(1, token);
                         update.setObject(2, now.plus(LEASE));
                         update.setString(3, r.getString(1));

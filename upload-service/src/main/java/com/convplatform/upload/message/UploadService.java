@@ -30,6 +30,7 @@ import com.convplatform.support.GroupCommit;
 import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.SqlExists;
 import com.convplatform.support.TimeOrderedIds;
+import com.convplatform.support.TraceContexts;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.handoff.OutboxSender;
@@ -105,13 +106,15 @@ public class UploadService {
 
     /**
      * Checks the upload and stores its file on a worker thread (of the request's Vert.x context, so its logs carry
-     * the request id), then queues its message for the next group commit. Completes once the message is committed
-     * (on the writer thread), or fails with the refusal or the cause; then no file is left in the store.
+     * the request and trace ids), then queues its message for the next group commit. Completes once the message is
+     * committed (on the writer thread), or fails with the refusal or the cause; then no file is left in the store. The
+     * request's trace context is stored with the hand-off event, so that the hand-off continues the upload's trace.
      */
     public CompletionStage<Logged> upload(Caller caller, UploadForm form, String requestId) {
+        String traceparent = TraceContexts.current();
         return Vertx.currentContext().executeBlocking(() -> {
             try {
-                return check(caller, form, requestId);
+                return check(caller, form, requestId, traceparent);
             } catch (ApiException e) {
                 throw refused(e);
             }
@@ -152,7 +155,7 @@ public class UploadService {
         return e;
     }
 
-    private ToRecord check(Caller caller, UploadForm f, String requestId) {
+    private ToRecord check(Caller caller, UploadForm f, String requestId, String traceparent) {
         if (f.authId == null || !AUTH_ID.matcher(f.authId).matches()) {
             throw bad("INVALID_AUTH_ID", AUTH_ID_REQUIRED);
         }
@@ -210,7 +213,7 @@ public class UploadService {
             throw new IllegalStateException("Storing the file failed", e);
         }
         return new ToRecord(caller, f.authId, f.businessId, type, body, fileId, name,
-                FileTypes.CONTENT_TYPES.get(ext), size, requestId);
+                FileTypes.CONTENT_TYPES.get(ext), size, requestId, traceparent);
     }
 
     /** A recorded upload: its answer, and its hand-off event for {@link OutboxSender#handOn}. */
@@ -219,14 +222,14 @@ public class UploadService {
 
     /** A checked and stored upload, to be recorded as a message with its hand-off event. */
     record ToRecord(Caller caller, String authId, String businessId, int type, String body, String fileId, String name,
-            String contentType, long size, String requestId) {
+            String contentType, long size, String requestId, String traceparent) {
     }
 
     private static final String INSERT_MESSAGE = "insert into message (account_id, client_id, business_id, auth_id,"
             + " message_type, message_body, file_id, file_name, content_type, size_bytes, created_at)"
             + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_OUTBOX = "insert into hook_outbox (id, message_id, payload, request_id,"
-            + " attempts, next_attempt_at, claim_token) values (?, ?, ?, ?, 0, ?, ?)";
+            + " attempts, next_attempt_at, claim_token, traceparent, stored_at) values (?, ?, ?, ?, 0, ?, ?, ?, ?)";
 
     /**
      * Records each upload's message and hand-off event; uploads that finish together share one transaction (see
@@ -256,13 +259,15 @@ public class UploadService {
                     }
                     String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
                     OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
-                            event(u, messageId, now, fileUrl));
+                            event(u, messageId, now, fileUrl), u.traceparent(), now, 1);
                     outbox.setString(1, event.id());
                     outbox.setLong(2, messageId);
                     outbox.setString(3, event.event().toString());
                     outbox.setString(4, u.requestId());
                     outbox.setObject(5, OffsetDateTime.ofInstant(now.plus(OutboxSender.LEASE), ZoneOffset.UTC));
                     outbox.setString(6, handOff.ownClaim());
+                    outbox.setString(7, u.traceparent());
+                    outbox.setObject(8, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
                     outbox.addBatch();
                     out.add(new Recorded(new Logged(messageId, u.body(), CREATED_AT.format(now), u.type(), fileUrl),
                             event));

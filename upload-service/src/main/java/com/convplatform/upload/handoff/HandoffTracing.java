@@ -1,0 +1,86 @@
+package com.convplatform.upload.handoff;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.convplatform.support.TraceContexts;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+
+/**
+ * The hand-off's spans (docs/operations.md, Tracing): one {@value #WAIT} span per event and post, under its upload's
+ * trace (the traceparent stored with the event), from the event's writing to hook-service's answer to this post. The
+ * post itself (the REST client's span, which sends the trace on in its {@code traceparent} header) runs under the
+ * first event's span; the batch's other events link to it, and each event carries its own span's traceparent in the
+ * batch body, so that hook-service continues each upload's own trace. Attributes are ids and counts only: never the
+ * message or a key.
+ */
+@ApplicationScoped
+public class HandoffTracing {
+    public static final String WAIT = "upload.handoff";
+    static final AttributeKey<String> OUTBOX_ID = AttributeKey.stringKey("platform.outbox_id");
+    static final AttributeKey<Long> MESSAGE_ID = AttributeKey.longKey("platform.message_id");
+    static final AttributeKey<String> ACCOUNT_ID = AttributeKey.stringKey("platform.account_id");
+    static final AttributeKey<String> REQUEST_ID = AttributeKey.stringKey("platform.request_id");
+    static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("platform.handoff.attempt");
+    static final AttributeKey<Long> BATCH_SIZE = AttributeKey.longKey("platform.handoff.batch_size");
+    static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+
+    private final Tracer tracer;
+
+    public HandoffTracing(Tracer tracer) {
+        this.tracer = tracer;
+    }
+
+    /** Starts each event's span (backdated to when it was written); the first is the one the post runs under. */
+    List<Span> start(List<OutboxSender.Claimed> batch) {
+        List<Span> spans = batch.stream().map(c -> start(c, batch.size())).toList();
+        for (int i = 1; i < spans.size(); i++) {
+            spans.get(i).addLink(spans.get(0).getSpanContext());
+        }
+        return spans;
+    }
+
+    private Span start(OutboxSender.Claimed c, int batchSize) {
+        SpanBuilder span = tracer.spanBuilder(WAIT).setSpanKind(SpanKind.INTERNAL)
+                .setParent(TraceContexts.parent(c.traceparent())).setAttribute(OUTBOX_ID, c.id())
+                .setAttribute(ATTEMPT, (long) c.attempt()).setAttribute(BATCH_SIZE, (long) batchSize);
+        if (c.storedAt() != null) {
+            span.setStartTimestamp(c.storedAt());
+        }
+        JsonNode event = c.event();
+        if (event.path("message_id").canConvertToLong()) {
+            span.setAttribute(MESSAGE_ID, event.path("message_id").asLong());
+        }
+        if (event.path("account_id").isTextual()) {
+            span.setAttribute(ACCOUNT_ID, event.path("account_id").asText());
+        }
+        if (event.path("request_id").isTextual()) {
+            span.setAttribute(REQUEST_ID, event.path("request_id").asText());
+        }
+        return span.startSpan();
+    }
+
+    /**
+     * Ends each event's span with its outcome: accepted (null), or why not (hook-service's refusal or the failure; the
+     * event waits for its next post). Null instead of the list: the post was cut off.
+     */
+    static void end(List<Span> spans, List<String> errors) {
+        for (int i = 0; i < spans.size(); i++) {
+            String error = errors == null ? "the post was cut off (the service is stopping)" : errors.get(i);
+            Span span = spans.get(i);
+            if (error != null) {
+                span.setAttribute(ERROR_TYPE, error.startsWith("hook-service refused") ? "refused" : "not_accepted");
+                span.setStatus(StatusCode.ERROR, error);
+            }
+            span.end();
+        }
+    }
+}
