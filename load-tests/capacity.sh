@@ -53,7 +53,8 @@ if [ -z "${ANALYSE_ONLY:-}" ]; then
 DB=postgresql PG_URL="jdbc:postgresql://127.0.0.1:5432/$PG_DB" PORT="$port" "$module/load-test/run.sh" \
   >"$OUT/run.log" 2>&1 &
 run=$!
-trap 'kill $run 2>/dev/null || true' INT TERM
+# Should this script end early, the load test ends with it (its run.sh then stops the service).
+trap 'kill $run 2>/dev/null || true' EXIT INT TERM
 
 # The service is the java process started from this checkout with its module's jar.
 service_pid() {
@@ -66,7 +67,7 @@ service_pid() {
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 # The CPU ticks of a java process's JIT compiler threads and of its garbage collector's threads (by thread name).
 jit_gc_ticks() {
-  cat /proc/"$1"/task/*/stat 2>/dev/null | awk '{
+  { cat /proc/"$1"/task/*/stat 2>/dev/null || true; } | awk '{
     comm = substr($0, index($0, "(") + 1); comm = substr(comm, 1, match(comm, /\) [A-Z] /) - 1)
     rest = substr($0, match($0, /\) [A-Z] /) + 2); split(rest, f, " "); t = f[12] + f[13]
     if (comm ~ /^C[12] CompilerThre/) jit += t
@@ -95,10 +96,11 @@ while kill -0 $run 2>/dev/null; do
   jg=$(jit_gc_ticks "$svc")
   db=$(psql_ -c "select xact_commit, tup_inserted, tup_updated, tup_deleted,
       pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0'), (select sum(xact_commit) from pg_stat_database)
-      from pg_stat_database where datname = current_database()")
-  psql_ -c "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()" |
-    while read -r p; do echo "$t $p $(ticks "$p")"; done >>"$OUT/pgcpu"
-  ss -tinpH state established 2>/dev/null | awk -v t="$t" -v pid="pid=$svc," -v port=":$port" '
+      from pg_stat_database where datname = current_database()") || continue
+  # A sample that fails (PostgreSQL out of connections, a thread or process gone meanwhile) is skipped, not fatal.
+  { psql_ -c "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()" ||
+    true; } | while read -r p; do echo "$t $p $(ticks "$p")"; done >>"$OUT/pgcpu"
+  { ss -tinpH state established 2>/dev/null || true; } | awk -v t="$t" -v pid="pid=$svc," -v port=":$port" '
     /^[^ \t]/ { mine = index($0, pid) > 0; local = $3; peer = $4; next }
     mine {
       rx = 0; tx = 0
@@ -110,7 +112,7 @@ while kill -0 $run 2>/dev/null; do
       print t, class, local "-" peer, rx, tx
       mine = 0
     }' >>"$OUT/net"
-  echo "$t $load1 $ops $st $db $jg" >>"$OUT/samples"
+  [ -n "$jg" ] && echo "$t $load1 $ops $st $db $jg" >>"$OUT/samples"
 done
 wait $run || echo "run.sh ended with status $? (see $OUT/run.log)"
 fi
