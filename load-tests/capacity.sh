@@ -4,15 +4,16 @@
 # postgres) and, every INTERVAL seconds (5) while it runs, samples
 #   - the operations done so far, from the service's /q/metrics (hook: hook_deliveries_delivered_total; upload:
 #     upload_uploads_total; management: management_tokens_issued_total),
-#   - the service's process CPU time (/proc/<pid>/stat), and that of each PostgreSQL process serving PG_DB (its
+#   - the service's process CPU time (/proc/<pid>/stat; its JIT compiler's and garbage collector's threads apart, by
+#     thread name), and that of each PostgreSQL process serving PG_DB (its
 #     connections and its autovacuum workers, from pg_stat_activity; a process is counted between two samples that both
 #     see it),
 #   - PG_DB's rows inserted, updated and deleted and its commits (pg_stat_database),
 #   - the cluster's WAL position (pg_current_wal_lsn()),
 #   - the bytes the service's TCP connections received and sent (ss -ti: bytes_received, bytes_acked), split into
 #     its inbound connections (to its HTTP port), PostgreSQL (port 5432) and its other outbound connections.
-# It then sums the intervals of the measured part of the run, from WARMUP_SECONDS after the first operation to the last
-# interval with operations, and prints each cost per operation. WAL is read in that range with pg_walinspect (created in
+# It then sums the intervals of the measured part of the run (from WARMUP_SECONDS after the first operation to the
+# last busy interval; see "The measured window" below) and prints each cost per operation. WAL is read in that range with pg_walinspect (created in
 # PG_DB when missing): the records that touch PG_DB's blocks, plus PG_DB's share of the commit records, so that other
 # databases' writes in the same cluster are not counted; the cluster's whole WAL in the range is printed too.
 # The load test's own table (rates, latency, the generator's CPU per operation) is in the run's log, printed first.
@@ -22,9 +23,8 @@
 # SIZES=100000 ROUNDS=2 for upload), INTERVAL (5), PG_DB (capacity), OUT (a new directory under /tmp: the run's log
 # and the samples), ANALYSE_ONLY (set: no run, only the figures from the samples already in OUT; the WAL is read back
 # only while PostgreSQL still has it).
-# Linux only (/proc, ss). Costs per operation hold up under other load on the machine far better than rates do, but
-# the PostgreSQL and service CPU figures include the work of whatever else those processes did meanwhile (none, for
-# the service; only this run's connections, for PostgreSQL).
+# Linux only (/proc, ss). Rows, WAL and bytes per operation do not depend on other load on the machine; CPU time does
+# (a busy machine slows warm code, and a service held to a low rate stays unoptimised longer: see docs/capacity.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd -P)"
