@@ -1,5 +1,24 @@
 # Shared by the services' load-test/run.sh scripts (sourced from the repository root, after set -euo pipefail).
 
+# database_for_load_test <schema>
+# With DB=postgresql, sets DB_BUILD_OPTS (the build's datasource kind, fixed at build time) and DB_ENV (the service's
+# datasource: schema <schema>, emptied first, in the database PG_URL, default jdbc:postgresql://127.0.0.1:5432/test,
+# user PG_USER, default postgres); with DB=h2, the default, leaves both empty (the service's embedded H2).
+database_for_load_test() {
+  local schema=$1
+  DB_BUILD_OPTS=()
+  DB_ENV=()
+  case "${DB:-h2}" in
+    h2) ;;
+    postgresql)
+      DB_BUILD_OPTS+=(-Dquarkus.datasource.db-kind=postgresql)
+      DB_ENV+=(QUARKUS_DATASOURCE_JDBC_URL="${PG_URL:-jdbc:postgresql://127.0.0.1:5432/test}?currentSchema=$schema"
+        QUARKUS_DATASOURCE_USERNAME="${PG_USER:-postgres}" QUARKUS_FLYWAY_SCHEMAS="$schema"
+        QUARKUS_FLYWAY_CLEAN_DISABLED=false QUARKUS_FLYWAY_CLEAN_AT_START=true) ;;
+    *) echo "DB must be h2 or postgresql, not '$DB'" >&2; return 1 ;;
+  esac
+}
+
 # build_for_load_test <module> [maven options...]
 # Builds <module>'s jar and the load-tests module (the load generators), and writes load-tests/target/load.classpath;
 # sets LOAD_CLASSPATH to the load generator's whole class path.

@@ -13,18 +13,11 @@ cd "$(dirname "$0")/../.."
 PORT="${PORT:-18082}"
 RECEIVER_PORT="${RECEIVER_PORT:-18182}"
 DATA="$(mktemp -d)"
-db_env=()
-build_opts=()
-if [ "${DB:-h2}" = "postgresql" ]; then
-  build_opts+=(-Dquarkus.datasource.db-kind=postgresql)
-  db_env+=(QUARKUS_DATASOURCE_JDBC_URL="${PG_URL:-jdbc:postgresql://127.0.0.1:5432/test}?currentSchema=hook_load"
-    QUARKUS_DATASOURCE_USERNAME="${PG_USER:-postgres}" QUARKUS_FLYWAY_SCHEMAS=hook_load
-    QUARKUS_FLYWAY_CLEAN_DISABLED=false QUARKUS_FLYWAY_CLEAN_AT_START=true)
-fi
 source service-support/load-test-lib.sh
-build_for_load_test hook-service ${build_opts[@]+"${build_opts[@]}"}
+database_for_load_test hook_load
+build_for_load_test hook-service ${DB_BUILD_OPTS[@]+"${DB_BUILD_OPTS[@]}"}
 # shellcheck disable=SC2086 # SERVICE_JAVA_OPTS holds several options
-start_service hook-service "$PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- ${db_env[@]+"${db_env[@]}"} \
+start_service hook-service "$PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- ${DB_ENV[@]+"${DB_ENV[@]}"} \
   HOOK_INTERNAL_API_KEY=load-test-internal-key HOOK_ADMIN_API_KEY=load-test-operator-key HOOK_DATA_DIR="$DATA" \
   HOOK_MANAGEMENT_URL="http://127.0.0.1:$RECEIVER_PORT" HOOK_MANAGEMENT_INTERNAL_API_KEY=unused \
   HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true
