@@ -89,6 +89,7 @@ public interface UploadConfig {
      * max-concurrent-bodies.
      */
     @WithDefault("32")
+    @Positive
     int maxConcurrentBodiesPerAccount();
 
     /** Longest message_body accepted, in characters. */

@@ -60,6 +60,10 @@ public class UploadConfigChecks {
                 + " must hold upload.max-message-body (" + config.maxMessageBody() + " characters, up to 3 bytes each"
                 + " in UTF-8: " + 3L * config.maxMessageBody() + " bytes), or a message_body within the limit is"
                 + " refused as FIELD_TOO_LONG", MAX_FIELD_SIZE, "upload.max-message-body");
+        checks.require(config.maxConcurrentBodiesPerAccount() <= config.maxConcurrentBodies(),
+                "upload.max-concurrent-bodies-per-account (" + config.maxConcurrentBodiesPerAccount() + ") must not be"
+                        + " more than upload.max-concurrent-bodies (" + config.maxConcurrentBodies() + ")",
+                "upload.max-concurrent-bodies-per-account", "upload.max-concurrent-bodies");
         checks.require(config.outbox().checkInterval().compareTo(config.outbox().stuckAfter()) <= 0,
                 "upload.outbox.check-interval (" + config.outbox().checkInterval() + ") must not be longer than"
                         + " upload.outbox.stuck-after (" + config.outbox().stuckAfter() + "): a stuck outbox would be"

@@ -49,6 +49,15 @@ class UploadConfigChecksTest {
     }
 
     @Test
+    void oneAccountMayNotHaveMoreBodiesThanTheService() {
+        assertEquals(List.of("upload.max-concurrent-bodies-per-account (64) must not be more than"
+                + " upload.max-concurrent-bodies (16)"), problems("upload.max-concurrent-bodies-per-account", "64",
+                        "upload.max-concurrent-bodies", "16"));
+        assertEquals(List.of(), problems("upload.max-concurrent-bodies-per-account", "16",
+                "upload.max-concurrent-bodies", "16"));
+    }
+
+    @Test
     void theBodyHoldsTheLargestFileAndTheFormsOtherFields() {
         assertEquals(List.of("upload.max-request-bytes (10485760) must be at least upload.max-file-bytes (10485760)"
                 + " + 65536 bytes for the form's other fields, or a file of the largest size allowed is refused as a"
