@@ -34,7 +34,8 @@ public interface HookApi {
     }
 
     record Summary(Instant at, Map<String, Long> lastHour, Map<String, Long> lastDay, long pending, long held,
-            long dead, Instant oldestUndeliveredAt, String oldestUndeliveredId, List<Endpoint> disabledEndpoints) {
+            long dead, Instant oldestUndeliveredAt, String oldestUndeliveredId, long disabledCount,
+            List<Endpoint> disabledEndpoints) {
     }
 
     record Replayed(String accountId, int requeued) {
@@ -49,8 +50,9 @@ public interface HookApi {
     @GET
     @Path("/admin/v1/deliveries")
     List<Delivery> deliveries(@QueryParam("status") String status, @QueryParam("account_id") String accountId,
-            @QueryParam("created_after") Instant createdAfter, @QueryParam("created_before") Instant createdBefore,
-            @QueryParam("limit") Integer limit, @QueryParam("message_id") Long messageId);
+            @QueryParam("created_after") String createdAfter, @QueryParam("created_before") String createdBefore,
+            @QueryParam("before_id") String beforeId, @QueryParam("limit") Integer limit,
+            @QueryParam("message_id") Long messageId);
 
     @GET
     @Path("/admin/v1/deliveries/summary")

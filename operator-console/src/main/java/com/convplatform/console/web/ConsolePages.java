@@ -103,7 +103,7 @@ public class ConsolePages {
                 .data("deadLevel", s == null ? Levels.OK : Levels.zero(s.dead(), Levels.BAD))
                 .data("heldLevel", s == null ? Levels.OK : Levels.zero(s.held(), Levels.WARN))
                 .data("oldestLevel", s == null ? Levels.OK : Levels.waiting(s.oldestUndeliveredAt(), now))
-                .data("disabledLevel", s == null ? Levels.OK : Levels.zero(s.disabledEndpoints().size(), Levels.WARN))
+                .data("disabledLevel", s == null ? Levels.OK : Levels.zero(s.disabledCount(), Levels.WARN))
                 .data("statuses", List.of("PENDING", "DELIVERED", "DEAD"));
     }
 
@@ -130,7 +130,7 @@ public class ConsolePages {
                 () -> management.certificates(id));
         Outcome<HookApi.Endpoint> endpoint = Outcome.of("hook-service", () -> hook.endpoint(id));
         Outcome<List<HookApi.Delivery>> recent = Outcome.of("hook-service",
-                () -> hook.deliveries(null, id, null, null, 10, null));
+                () -> hook.deliveries(null, id, null, null, null, 10, null));
         Outcome<List<UploadApi.User>> users = a.ok()
                 ? Outcome.of("upload-service", () -> upload.users(a.value().businessId()))
                 : new Outcome<>(List.of(), null, 200);
@@ -142,7 +142,8 @@ public class ConsolePages {
     @GET
     @Path("deliveries")
     public TemplateInstance deliveries(@RestQuery String account, @RestQuery String status, @RestQuery String since,
-            @RestQuery("message_id") String messageId, @RestQuery String before) {
+            @RestQuery("message_id") String messageId, @RestQuery String before,
+            @RestQuery("before_id") String beforeId) {
         Outcome<List<Account>> all = Outcome.of("management-service", management::accounts);
         Map<String, Account> byId = index(all);
         String accountQuery = account == null ? "" : account.trim();
@@ -163,10 +164,12 @@ public class ConsolePages {
         if (problem != null) {
             rows = new Outcome<>(List.of(), null, 200);
         } else {
-            Instant after = window.isEmpty() ? null : Instant.now().minus(SINCE.get(window));
+            String after = window.isEmpty() ? null : Instant.now().minus(SINCE.get(window)).toString();
             int size = config.pageSize();
+            String lastId = cursor == null || beforeId == null || beforeId.isBlank() ? null : beforeId;
             rows = Outcome.of("hook-service", () -> hook.deliveries(wantedStatus.isEmpty() ? null : wantedStatus,
-                    chosen == null ? null : chosen.accountId(), after, cursor, size + 1, message));
+                    chosen == null ? null : chosen.accountId(), after, cursor == null ? null : cursor.toString(),
+                    lastId, size + 1, message));
         }
         List<HookApi.Delivery> list = rows.ok() ? rows.value() : List.of();
         boolean more = list.size() > config.pageSize();
@@ -190,7 +193,11 @@ public class ConsolePages {
     @Path("deliveries/{id}")
     public TemplateInstance delivery(@RestPath String id, @RestQuery String notice) {
         Outcome<HookApi.DeliveryDetail> d = Outcome.of("hook-service", () -> hook.delivery(id));
-        Outcome<List<HookApi.Attempt>> attempts = Outcome.of("hook-service", () -> hook.attempts(id));
+        // In the order they were made: a retried delivery numbers its attempts from 1 again.
+        Outcome<List<HookApi.Attempt>> attempts = Outcome.of("hook-service", () -> hook.attempts(id).stream()
+                .sorted(java.util.Comparator.comparing(HookApi.Attempt::startedAt,
+                        java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())))
+                .toList());
         Outcome<Account> a = d.ok()
                 ? Outcome.of("management-service", () -> management.account(d.value().accountId()))
                 : new Outcome<>(null, null, 200);
@@ -213,7 +220,7 @@ public class ConsolePages {
     public TemplateInstance confirmReplay(@RestPath String id) {
         Outcome<Account> a = Outcome.of("management-service", () -> management.account(id));
         Outcome<List<HookApi.Delivery>> dead = Outcome.of("hook-service",
-                () -> hook.deliveries("DEAD", id, null, null, 1000, null));
+                () -> hook.deliveries("DEAD", id, null, null, null, 1000, null));
         return page(confirm).data("title", "Replay dead letters")
                 .data("question", "Queue every dead-lettered delivery of "
                         + (a.ok() ? a.value().fqdn() : id) + " again, now, with its full retry schedule?")
