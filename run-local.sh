@@ -2,11 +2,13 @@
 # Runs the whole platform on this machine: builds what is missing, starts management-service (port 8081),
 # hook-service (8082, its certificate also over HTTPS on 127.0.0.1:8443) and upload-service (8083) on embedded
 # storage, wired together, then creates a demo account, client, certificate and user (once) and prints what to do
-# next. Ctrl-C stops all three. Everything lives under the data directory (default ./data/local): databases, files,
-# generated keys, logs, and demo/demo.env with the demo's ids and the ports of this run.
+# next, and the operator console (8084, on 127.0.0.1 only). Ctrl-C stops them all. Everything lives under the data
+# directory (default ./data/local): databases, files, generated keys (the console's password among them), logs, and
+# demo/demo.env with the demo's ids and the ports of this run.
 #
 #   ./run-local.sh [--rebuild] [--data DIR] [--detach] [--receiver-port PORT]
 #                  [--management-port PORT] [--hook-port PORT] [--upload-port PORT] [--hook-https-port PORT]
+#                  [--console-port PORT]
 #
 #   --rebuild            build even when the jars exist (after changing the code)
 #   --data DIR           data directory (default ./data/local); delete it to start from nothing
@@ -18,9 +20,10 @@
 #   --hook-port          hook-service's HTTP port (default 8082)
 #   --upload-port        upload-service's HTTP port (default 8083)
 #   --hook-https-port    hook-service's local HTTPS port, serving its certificate (default 8443)
+#   --console-port       the operator console's HTTP port (default 8084); its password is printed at start
 #
-# The ports may also be set in the environment: MANAGEMENT_PORT, HOOK_PORT, UPLOAD_PORT, HOOK_HTTPS_PORT and
-# RECEIVER_PORT (a flag wins). The ports used are printed and written to demo/demo.env on every start.
+# The ports may also be set in the environment: MANAGEMENT_PORT, HOOK_PORT, UPLOAD_PORT, HOOK_HTTPS_PORT,
+# CONSOLE_PORT and RECEIVER_PORT (a flag wins). The ports used are printed and written to demo/demo.env on every start.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT="$(pwd)"
@@ -31,6 +34,7 @@ MANAGEMENT_PORT="${MANAGEMENT_PORT:-8081}"
 HOOK_PORT="${HOOK_PORT:-8082}"
 UPLOAD_PORT="${UPLOAD_PORT:-8083}"
 HOOK_HTTPS_PORT="${HOOK_HTTPS_PORT:-8443}"
+CONSOLE_PORT="${CONSOLE_PORT:-8084}"
 REBUILD=0
 DETACH=0
 usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }
@@ -50,14 +54,16 @@ while [ $# -gt 0 ]; do
     --hook-port) value "$@"; HOOK_PORT="$2"; shift ;;
     --upload-port) value "$@"; UPLOAD_PORT="$2"; shift ;;
     --hook-https-port) value "$@"; HOOK_HTTPS_PORT="$2"; shift ;;
+    --console-port) value "$@"; CONSOLE_PORT="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
-PORTS="management $MANAGEMENT_PORT, hook $HOOK_PORT, upload $UPLOAD_PORT, hook HTTPS $HOOK_HTTPS_PORT"
+PORTS="management $MANAGEMENT_PORT, hook $HOOK_PORT, upload $UPLOAD_PORT, hook HTTPS $HOOK_HTTPS_PORT, console $CONSOLE_PORT"
 seen=" "
 for named in "management:$MANAGEMENT_PORT" "hook:$HOOK_PORT" "upload:$UPLOAD_PORT" "hook HTTPS:$HOOK_HTTPS_PORT" \
+  "console:$CONSOLE_PORT" \
   "receiver:$RECEIVER_PORT"; do
   name="${named%%:*}"; port="${named#*:}"
   case "$port" in
@@ -79,7 +85,7 @@ LOGS="$DATA/logs"
 DEMO="$DATA/demo"
 mkdir -p "$LOGS" "$DEMO"
 
-for port in "$MANAGEMENT_PORT" "$HOOK_PORT" "$UPLOAD_PORT" "$HOOK_HTTPS_PORT"; do
+for port in "$MANAGEMENT_PORT" "$HOOK_PORT" "$UPLOAD_PORT" "$HOOK_HTTPS_PORT" "$CONSOLE_PORT"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
     echo "port $port is already in use: is the platform running already? (stop it, free the port, or choose other" \
       "ports: see --help)" >&2
@@ -88,7 +94,8 @@ for port in "$MANAGEMENT_PORT" "$HOOK_PORT" "$UPLOAD_PORT" "$HOOK_HTTPS_PORT"; d
 done
 
 JARS=(management-service/target/quarkus-app/quarkus-run.jar hook-service/target/quarkus-app/quarkus-run.jar
-  upload-service/target/quarkus-app/quarkus-run.jar platform-cli/target/platform-cli.jar)
+  upload-service/target/quarkus-app/quarkus-run.jar platform-cli/target/platform-cli.jar
+  operator-console/target/quarkus-app/quarkus-run.jar)
 missing=0
 for j in "${JARS[@]}"; do [ -f "$j" ] || missing=1; done
 if [ "$REBUILD" = 1 ] || [ "$missing" = 1 ]; then
@@ -108,6 +115,10 @@ if [ ! -f "$KEYS" ]; then
     echo "HOOK_INTERNAL_KEY=$(rnd)"
   } > "$KEYS"
   umask 022
+fi
+# The operator console's local password: added to a data directory from before the console too.
+if ! grep -q '^CONSOLE_PASSWORD=' "$KEYS"; then
+  echo "CONSOLE_PASSWORD=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')" >> "$KEYS"
 fi
 # shellcheck disable=SC1090
 . "$KEYS"
@@ -146,8 +157,14 @@ start upload-service QUARKUS_HTTP_PORT="$UPLOAD_PORT" UPLOAD_DATA_DIR="$DATA/upl
   UPLOAD_JWKS_URL="http://127.0.0.1:$MANAGEMENT_PORT/platform/management/jwks.json" \
   UPLOAD_HOOK_SERVICE_URL="http://127.0.0.1:$HOOK_PORT" UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" \
   UPLOAD_PUBLIC_BASE_URL="http://localhost:$UPLOAD_PORT"
+start operator-console QUARKUS_HTTP_PORT="$CONSOLE_PORT" QUARKUS_HTTP_HOST=127.0.0.1 \
+  CONSOLE_PASSWORD="$CONSOLE_PASSWORD" CONSOLE_SECURE_COOKIES=false \
+  CONSOLE_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" CONSOLE_MANAGEMENT_API_KEY="$OPERATOR_KEY" \
+  CONSOLE_HOOK_URL="http://127.0.0.1:$HOOK_PORT" CONSOLE_HOOK_API_KEY="$OPERATOR_KEY" \
+  CONSOLE_UPLOAD_URL="http://127.0.0.1:$UPLOAD_PORT" CONSOLE_UPLOAD_API_KEY="$OPERATOR_KEY"
 
-for svc in "management-service:$MANAGEMENT_PORT" "hook-service:$HOOK_PORT" "upload-service:$UPLOAD_PORT"; do
+for svc in "management-service:$MANAGEMENT_PORT" "hook-service:$HOOK_PORT" "upload-service:$UPLOAD_PORT" \
+  "operator-console:$CONSOLE_PORT"; do
   name="${svc%%:*}"; port="${svc##*:}"
   ready=0
   for _ in $(seq 1 120); do
@@ -159,7 +176,11 @@ for svc in "management-service:$MANAGEMENT_PORT" "hook-service:$HOOK_PORT" "uplo
     tail -n 30 "$LOGS/$name.log" >&2
     exit 1
   fi
-  echo "   $name ready on http://localhost:$port (OpenAPI UI: http://localhost:$port/q/swagger-ui)"
+  if [ "$name" = operator-console ]; then
+    echo "   $name ready on http://localhost:$port (sign in with any name and the password $CONSOLE_PASSWORD)"
+  else
+    echo "   $name ready on http://localhost:$port (OpenAPI UI: http://localhost:$port/q/swagger-ui)"
+  fi
 done
 
 # The demo: one account (FQDN demo.example, business 1001) whose hooks go to a receiver on this machine, one
@@ -217,6 +238,7 @@ export MANAGEMENT_PORT=$MANAGEMENT_PORT
 export HOOK_PORT=$HOOK_PORT
 export UPLOAD_PORT=$UPLOAD_PORT
 export HOOK_HTTPS_PORT=$HOOK_HTTPS_PORT
+export CONSOLE_PORT=$CONSOLE_PORT
 export OPERATOR_KEY=$OPERATOR_KEY
 platform-cli() { java -jar "$ROOT/platform-cli/target/platform-cli.jar" "\$@"; }
 EOF
@@ -225,6 +247,7 @@ cat <<EOF
 
 The platform is running:
   management-service  http://localhost:$MANAGEMENT_PORT   hook-service  http://localhost:$HOOK_PORT   upload-service  http://localhost:$UPLOAD_PORT
+  operator console    http://localhost:$CONSOLE_PORT   (your name, and the password $CONSOLE_PASSWORD)
   ports:              $PORTS; the demo's hooks go to receiver port $RECEIVER_PORT
   demo ids and ports: $DEMO/demo.env
   logs:               $LOGS
@@ -244,7 +267,7 @@ if [ "$DETACH" = 1 ]; then
   echo "(detached: stop with kill \$(cat $DATA/pids))"
   exit 0
 fi
-echo "Ctrl-C stops all three."
+echo "Ctrl-C stops all four."
 wait -n "${pids[@]}" || true
 echo "a service stopped on its own; see $LOGS" >&2
 exit 1

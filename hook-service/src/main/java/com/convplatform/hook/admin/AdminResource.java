@@ -78,27 +78,82 @@ public class AdminResource {
     }
 
     private final Clock clock;
+    @jakarta.inject.Inject
+    DeliveryInsights insights;
 
     public AdminResource(Clock clock) {
         this.clock = clock;
     }
 
     @GET
+    @Path("/deliveries/summary")
+    @Operation(summary = "Deliveries by status over the last hour and day, the backlog, and the disabled endpoints")
+    @APIResponse(responseCode = "200", description = "The summary, counted now")
+    public DeliveryInsights.Summary summary() {
+        return insights.summary(this::endpoint);
+    }
+
+    @GET
+    @Path("/deliveries/{id}")
+    @Operation(summary = "One delivery, with the event it carries (its message id, payload and intake request id)")
+    @APIResponse(responseCode = "200", description = "The delivery and its event")
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    public DeliveryInsights.DeliveryDetail delivery(
+            @PathParam("id") @Parameter(example = "0190f3c2-7a41-7c3e-9d2a-5b8e1f4a6c01") String id) {
+        return insights.delivery(id);
+    }
+
+    @GET
     @Path("/deliveries")
     @Operation(summary = "Deliveries, newest first")
     @APIResponse(responseCode = "200", description = "At most limit deliveries")
-    @APIResponse(responseCode = "400", description = "INVALID_STATUS: status is one of PENDING, DELIVERED, DEAD")
+    @APIResponse(responseCode = "400", description = "INVALID_STATUS: status is one of PENDING, DELIVERED, DEAD;"
+            + " INVALID_TIME: created_after or created_before is not an ISO-8601 instant; ACCOUNT_ID_REQUIRED: message_id"
+            + " without account_id")
     public List<DeliveryView> deliveries(
             @QueryParam("status") @Pattern(regexp = "PENDING|DELIVERED|DEAD", message = "INVALID_STATUS: status is one of PENDING, DELIVERED, DEAD") @Parameter(example = "DEAD") String status,
             @QueryParam("account_id") @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
-            @QueryParam("limit") @Parameter(description = "1 to 1000 (taken within those bounds); 100 when absent") Integer limit) {
+            @QueryParam("limit") @Parameter(description = "1 to 1000 (taken within those bounds); 100 when absent") Integer limit,
+            @QueryParam("created_after") @Parameter(description = "Only deliveries created at or after this instant (ISO-8601)", example = "2026-11-22T10:00:00Z") String createdAfter,
+            @QueryParam("created_before") @Parameter(description = "Only deliveries created before this instant: the next page"
+                    + " is asked for with the created_at of the last delivery of this one", example = "2026-11-22T11:00:00Z") String createdBefore,
+            @QueryParam("before_id") @Parameter(description = "With created_before: the delivery_id of the last delivery"
+                    + " of the page before, so that deliveries created in the same instant are neither skipped nor repeated") String beforeId,
+            @QueryParam("message_id") @Parameter(description = "The delivery of one message of the account (with account_id)", example = "4711") Long messageId) {
         Map<String, Object> params = new HashMap<>();
         params.put("status", status);
         params.put("accountId", accountId);
         params.values().removeIf(Objects::isNull); // the filters given
-        String where = String.join(" and ", params.keySet().stream().map(field -> field + " = :" + field).toList());
+        List<String> where = new java.util.ArrayList<>(params.keySet().stream().map(field -> field + " = :" + field)
+                .toList());
+        if (createdAfter != null) {
+            params.put("after", instant("created_after", createdAfter));
+            where.add("createdAt >= :after");
+        }
+        if (createdBefore != null) {
+            params.put("before", instant("created_before", createdBefore));
+            if (beforeId != null) {
+                params.put("beforeId", beforeId);
+                where.add("(createdAt < :before or (createdAt = :before and id < :beforeId))");
+            } else {
+                where.add("createdAt < :before");
+            }
+        }
+        if (messageId != null) {
+            if (accountId == null) {
+                throw new ApiException(400, "ACCOUNT_ID_REQUIRED", "message_id is looked up within one account:"
+                        + " give account_id too");
+            }
+            String eventId = DeliveryInsights.eventOf(accountId, messageId);
+            if (eventId == null) {
+                return List.of(); // that message never reached hook-service
+            }
+            params.put("eventId", eventId);
+            where.add("eventId = :eventId");
+        }
         int n = limit == null ? 100 : Math.max(1, Math.min(limit, 1000));
-        return Delivery.<Delivery>find(where, Sort.descending("createdAt"), params).page(Page.ofSize(n)).list()
+        return Delivery.<Delivery>find(String.join(" and ", where), Sort.descending("createdAt", "id"), params)
+                .page(Page.ofSize(n)).list()
                 .stream().map(DeliveryView::of).toList();
     }
 
@@ -108,7 +163,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The attempts")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public List<AttemptView> attempts(@PathParam("id") String id) {
-        delivery(id);
+        existing(id);
         return Delivery.Attempt.<Delivery.Attempt>list("deliveryId = ?1 order by attempt", id).stream()
                 .map(a -> new AttemptView(a.attempt, a.startedAt, a.latencyMs, a.statusCode, a.error)).toList();
     }
@@ -122,7 +177,7 @@ public class AdminResource {
     @APIResponse(responseCode = "409", description = "ALREADY_DELIVERED; DELIVERY_IN_FLIGHT: it is being attempted,"
             + " wait for its outcome")
     public DeliveryView retry(@PathParam("id") String id) {
-        Delivery d = delivery(id);
+        Delivery d = existing(id);
         if (Delivery.DELIVERED.equals(d.status)) {
             throw new ApiException(409, "ALREADY_DELIVERED", "Delivery " + id + " was delivered; nothing to retry");
         }
@@ -222,7 +277,16 @@ public class AdminResource {
         d.leaseUntil = null;
     }
 
-    private static Delivery delivery(String id) {
+    private static Instant instant(String name, String value) {
+        try {
+            return Instant.parse(value);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new ApiException(400, "INVALID_TIME", name + " is not an ISO-8601 instant such as"
+                    + " 2026-11-22T10:00:00Z");
+        }
+    }
+
+    static Delivery existing(String id) {
         return Delivery.<Delivery>findByIdOptional(id)
                 .orElseThrow(() -> new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id));
     }

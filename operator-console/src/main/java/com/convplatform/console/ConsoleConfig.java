@@ -1,0 +1,41 @@
+package com.convplatform.console;
+
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** The console's own settings; the services' addresses and keys are under {@code console.management.*} etc. */
+@ConfigMapping(prefix = "console")
+public interface ConsoleConfig {
+    /**
+     * The operators' shared password for the sign-in form. Unset: the form refuses every sign-in, and the console
+     * starts only when OpenID Connect is enabled ({@code quarkus.oidc.tenant-enabled=true}).
+     */
+    Optional<String> password();
+
+    /** Whether the session and CSRF cookies carry {@code Secure}: true unless the console is served over plain HTTP. */
+    @WithDefault("true")
+    boolean secureCookies();
+
+    /** management-service's operator API. */
+    Service management();
+
+    /** hook-service's operator API. */
+    Service hook();
+
+    /** upload-service's operator API. */
+    Service upload();
+
+    interface Service {
+        /** Its base URL. */
+        String url();
+
+        /** Its operator key ({@code *.admin.api-key} of that service); required. */
+        Optional<String> apiKey();
+    }
+
+    /** Rows per page of every list. */
+    @WithDefault("50")
+    int pageSize();
+}

@@ -1,0 +1,361 @@
+package com.convplatform.console.web;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.resteasy.reactive.RestForm;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+import com.convplatform.console.ConsoleConfig;
+import com.convplatform.console.api.HookApi;
+import com.convplatform.console.api.ManagementApi;
+import com.convplatform.console.api.ManagementApi.Account;
+import com.convplatform.console.api.UploadApi;
+import com.convplatform.console.security.Operator;
+
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+
+/**
+ * The console's pages. Every page is a GET whose query holds all of its state (shareable, bookmarkable); every action
+ * is a POST form with its CSRF token, answered with a redirect to the page that shows its effect, and logged with the
+ * operator's name. Each service call that fails is named on the page; the rest of the page is still shown.
+ */
+@Path("/")
+@Produces(MediaType.TEXT_HTML)
+public class ConsolePages {
+    static final Set<String> STATUSES = Set.of("PENDING", "DELIVERED", "DEAD");
+    static final Map<String, Duration> SINCE = new LinkedHashMap<>();
+    static {
+        SINCE.put("1h", Duration.ofHours(1));
+        SINCE.put("24h", Duration.ofDays(1));
+        SINCE.put("7d", Duration.ofDays(7));
+    }
+    /** What a redirect after an action says; only these fixed sentences are shown (nothing from the query). */
+    static final Map<String, String> NOTICES = Map.of(
+            "retried", "Queued again: the delivery is due now, with its full retry schedule.",
+            "replayed", "The account's dead-lettered deliveries are queued again.",
+            "disabled", "The endpoint is disabled: its deliveries are held until it is enabled.",
+            "enabled", "The endpoint is enabled: held deliveries are sent now.",
+            "revoked", "The certificate is revoked.");
+
+    @Location("overview.html")
+    Template overview;
+    @Location("accounts.html")
+    Template accounts;
+    @Location("account.html")
+    Template account;
+    @Location("deliveries.html")
+    Template deliveries;
+    @Location("delivery.html")
+    Template delivery;
+    @Location("confirm.html")
+    Template confirm;
+    @Location("result.html")
+    Template result;
+
+    @RestClient
+    ManagementApi management;
+    @RestClient
+    HookApi hook;
+    @RestClient
+    UploadApi upload;
+
+    private final ConsoleConfig config;
+    private final Operator operator;
+
+    public ConsolePages(ConsoleConfig config, Operator operator) {
+        this.config = config;
+        this.operator = operator;
+    }
+
+    @GET
+    public TemplateInstance overview() {
+        Instant now = Instant.now();
+        Outcome<HookApi.Summary> summary = Outcome.of("hook-service", hook::summary);
+        Outcome<HookApi.CertificateDocument> cert = Outcome.of("hook-service", hook::certificate);
+        Outcome<List<Account>> all = Outcome.of("management-service", management::accounts);
+        Map<String, Account> byId = index(all);
+        HookApi.Summary s = summary.value();
+        return page(overview).data("summary", summary).data("s", s).data("cert", cert)
+                .data("names", names(byId)).data("accountCount", all.ok() ? all.value().size() : null)
+                .data("certLevel", cert.ok() ? Levels.expiry(cert.value().notAfter(), now) : Levels.WARN)
+                .data("deadLevel", s == null ? Levels.OK : Levels.zero(s.dead(), Levels.BAD))
+                .data("heldLevel", s == null ? Levels.OK : Levels.zero(s.held(), Levels.WARN))
+                .data("oldestLevel", s == null ? Levels.OK : Levels.waiting(s.oldestUndeliveredAt(), now))
+                .data("disabledLevel", s == null ? Levels.OK : Levels.zero(s.disabledCount(), Levels.WARN))
+                .data("statuses", List.of("PENDING", "DELIVERED", "DEAD"));
+    }
+
+    @GET
+    @Path("accounts")
+    public TemplateInstance accounts(@RestQuery String q, @RestQuery Integer page) {
+        Outcome<List<Account>> all = Outcome.of("management-service", management::accounts);
+        String query = q == null ? "" : q.trim();
+        List<Account> found = all.ok()
+                ? all.value().stream().filter(a -> matches(a, query.toLowerCase(Locale.ROOT))).toList()
+                : List.of();
+        Paged<Account> paged = Paged.of(found, page, config.pageSize());
+        return page(accounts).data("q", query)
+                .data("qEnc", java.net.URLEncoder.encode(query, java.nio.charset.StandardCharsets.UTF_8))
+                .data("outcome", all).data("paged", paged);
+    }
+
+    @GET
+    @Path("accounts/{id}")
+    public TemplateInstance account(@RestPath String id, @RestQuery String notice) {
+        Outcome<Account> a = Outcome.of("management-service", () -> management.account(id));
+        Outcome<List<ManagementApi.Client>> clients = Outcome.of("management-service", () -> management.clients(id));
+        Outcome<List<ManagementApi.Certificate>> certs = Outcome.of("management-service",
+                () -> management.certificates(id));
+        Outcome<HookApi.Endpoint> endpoint = Outcome.of("hook-service", () -> hook.endpoint(id));
+        Outcome<List<HookApi.Delivery>> recent = Outcome.of("hook-service",
+                () -> hook.deliveries(null, id, null, null, null, 10, null));
+        Outcome<List<UploadApi.User>> users = a.ok()
+                ? Outcome.of("upload-service", () -> upload.users(a.value().businessId()))
+                : new Outcome<>(List.of(), null, 200);
+        return page(account).data("id", id).data("a", a).data("clients", clients).data("certs", certs)
+                .data("endpoint", endpoint).data("recent", recent).data("users", users)
+                .data("notice", notice == null ? null : NOTICES.get(notice));
+    }
+
+    @GET
+    @Path("deliveries")
+    public TemplateInstance deliveries(@RestQuery String account, @RestQuery String status, @RestQuery String since,
+            @RestQuery("message_id") String messageId, @RestQuery String before,
+            @RestQuery("before_id") String beforeId) {
+        Outcome<List<Account>> all = Outcome.of("management-service", management::accounts);
+        Map<String, Account> byId = index(all);
+        String accountQuery = account == null ? "" : account.trim();
+        String wantedStatus = status != null && STATUSES.contains(status) ? status : "";
+        String window = since != null && SINCE.containsKey(since) ? since : "";
+        Account chosen = accountQuery.isEmpty() ? null : resolve(all, accountQuery);
+        Instant cursor = parse(before);
+        Long message = parseLong(messageId);
+        String problem = !accountQuery.isEmpty() && chosen == null && all.ok()
+                ? "No account has the id, FQDN or business id '" + accountQuery + "'."
+                : (messageId != null && !messageId.isBlank() && message == null
+                        ? "A message id is a whole number."
+                        : null);
+        if (message != null && chosen == null && problem == null) {
+            problem = "A message id is looked up within one account: give the account too.";
+        }
+        Outcome<List<HookApi.Delivery>> rows;
+        if (problem != null) {
+            rows = new Outcome<>(List.of(), null, 200);
+        } else {
+            String after = window.isEmpty() ? null : Instant.now().minus(SINCE.get(window)).toString();
+            int size = config.pageSize();
+            String lastId = cursor == null || beforeId == null || beforeId.isBlank() ? null : beforeId;
+            rows = Outcome.of("hook-service", () -> hook.deliveries(wantedStatus.isEmpty() ? null : wantedStatus,
+                    chosen == null ? null : chosen.accountId(), after, cursor == null ? null : cursor.toString(),
+                    lastId, size + 1, message));
+        }
+        List<HookApi.Delivery> list = rows.ok() ? rows.value() : List.of();
+        boolean more = list.size() > config.pageSize();
+        List<HookApi.Delivery> shown = more ? list.subList(0, config.pageSize()) : list;
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("account", accountQuery);
+        query.put("status", wantedStatus);
+        query.put("since", window);
+        query.put("message_id", message == null ? "" : message.toString());
+        String next = more
+                ? Paged.query(query, "before", Formats.iso(shown.get(shown.size() - 1).createdAt()))
+                : null;
+        return page(deliveries).data("account", accountQuery).data("status", wantedStatus).data("since", window)
+                .data("messageId", message == null ? "" : message.toString()).data("chosen", chosen)
+                .data("problem", problem).data("rows", rows).data("shown", shown).data("names", names(byId))
+                .data("next", next).data("first", cursor != null ? Paged.query(query, null, null) : null)
+                .data("statuses", List.of("PENDING", "DELIVERED", "DEAD")).data("windows", SINCE.keySet());
+    }
+
+    @GET
+    @Path("deliveries/{id}")
+    public TemplateInstance delivery(@RestPath String id, @RestQuery String notice) {
+        Outcome<HookApi.DeliveryDetail> d = Outcome.of("hook-service", () -> hook.delivery(id));
+        // In the order they were made: a retried delivery numbers its attempts from 1 again.
+        Outcome<List<HookApi.Attempt>> attempts = Outcome.of("hook-service", () -> hook.attempts(id).stream()
+                .sorted(java.util.Comparator.comparing(HookApi.Attempt::startedAt,
+                        java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())))
+                .toList());
+        Outcome<Account> a = d.ok()
+                ? Outcome.of("management-service", () -> management.account(d.value().accountId()))
+                : new Outcome<>(null, null, 200);
+        return page(delivery).data("id", id).data("d", d).data("attempts", attempts).data("a", a)
+                .data("notice", notice == null ? null : NOTICES.get(notice));
+    }
+
+    @POST
+    @Path("deliveries/{id}/retry")
+    public Response retry(@RestPath String id) {
+        Outcome<HookApi.Delivery> done = Outcome.of("hook-service", () -> hook.retry(id));
+        operator.audit("retry-delivery", id, done.ok() ? "queued" : done.error());
+        return done.ok()
+                ? seeOther("/deliveries/" + id + "?notice=retried")
+                : failed(done, "/deliveries/" + id, "the delivery");
+    }
+
+    @GET
+    @Path("accounts/{id}/replay")
+    public TemplateInstance confirmReplay(@RestPath String id) {
+        Outcome<Account> a = Outcome.of("management-service", () -> management.account(id));
+        Outcome<List<HookApi.Delivery>> dead = Outcome.of("hook-service",
+                () -> hook.deliveries("DEAD", id, null, null, null, 1000, null));
+        return page(confirm).data("title", "Replay dead letters")
+                .data("question", "Queue every dead-lettered delivery of "
+                        + (a.ok() ? a.value().fqdn() : id) + " again, now, with its full retry schedule?")
+                .data("detail", dead.ok()
+                        ? dead.value().size() + (dead.value().size() >= 1000 ? " or more" : "")
+                                + " dead-lettered deliveries."
+                        : dead.error())
+                .data("action", "/accounts/" + id + "/replay").data("button", "Replay dead letters")
+                .data("back", "/accounts/" + id).data("reason", false);
+    }
+
+    @POST
+    @Path("accounts/{id}/replay")
+    public Response replay(@RestPath String id) {
+        Outcome<HookApi.Replayed> done = Outcome.of("hook-service", () -> hook.replay(id));
+        operator.audit("replay-dead-letters", id, done.ok() ? done.value().requeued() + " queued" : done.error());
+        return done.ok()
+                ? seeOther("/accounts/" + id + "?notice=replayed")
+                : failed(done, "/accounts/" + id,
+                        "the account");
+    }
+
+    @POST
+    @Path("accounts/{id}/endpoint/disable")
+    public Response disable(@RestPath String id, @RestForm String reason) {
+        String why = reason == null || reason.isBlank() ? null : reason.strip();
+        if (why != null && why.length() > 500) {
+            return Response.status(400).entity(page(result).data("message", "A reason is at most 500 characters.")
+                    .data("back", "/accounts/" + id)).type(MediaType.TEXT_HTML).build();
+        }
+        Outcome<HookApi.Endpoint> done = Outcome.of("hook-service",
+                () -> hook.disable(id, new HookApi.DisableRequest(why)));
+        operator.audit("disable-endpoint", id, done.ok()
+                ? "disabled (" + (why == null ? "no reason" : why) + ")"
+                : done.error());
+        return done.ok()
+                ? seeOther("/accounts/" + id + "?notice=disabled")
+                : failed(done, "/accounts/" + id,
+                        "the account");
+    }
+
+    @POST
+    @Path("accounts/{id}/endpoint/enable")
+    public Response enable(@RestPath String id) {
+        Outcome<HookApi.Endpoint> done = Outcome.of("hook-service", () -> hook.enable(id));
+        operator.audit("enable-endpoint", id, done.ok() ? "enabled" : done.error());
+        return done.ok()
+                ? seeOther("/accounts/" + id + "?notice=enabled")
+                : failed(done, "/accounts/" + id,
+                        "the account");
+    }
+
+    @GET
+    @Path("accounts/{id}/certificates/{uuid}/revoke")
+    public TemplateInstance confirmRevoke(@RestPath String id, @RestPath String uuid) {
+        return page(confirm).data("title", "Revoke a certificate")
+                .data("question", "Revoke certificate " + uuid + "? Requests signed with it are refused from now on;"
+                        + " this cannot be undone.")
+                .data("detail", null).data("action", "/accounts/" + id + "/certificates/" + uuid + "/revoke")
+                .data("button", "Revoke the certificate").data("back", "/accounts/" + id).data("reason", false);
+    }
+
+    @POST
+    @Path("accounts/{id}/certificates/{uuid}/revoke")
+    public Response revoke(@RestPath String id, @RestPath String uuid) {
+        Outcome<Boolean> done = Outcome.of("management-service", () -> {
+            management.revoke(id, uuid);
+            return true;
+        });
+        operator.audit("revoke-certificate", id + "/" + uuid, done.ok() ? "revoked" : done.error());
+        return done.ok()
+                ? seeOther("/accounts/" + id + "?notice=revoked")
+                : failed(done, "/accounts/" + id,
+                        "the account");
+    }
+
+    /** Every page: the operator's name for the header. */
+    private TemplateInstance page(Template t) {
+        return t.data("operator", operator.name());
+    }
+
+    private Response failed(Outcome<?> outcome, String back, String what) {
+        int status = outcome.status() >= 400 && outcome.status() < 500 ? outcome.status() : 502;
+        return Response.status(status).type(MediaType.TEXT_HTML)
+                .entity(page(result).data("message", outcome.error()).data("back", back).data("what", what)).build();
+    }
+
+    private static Response seeOther(String location) {
+        return Response.seeOther(URI.create(location)).build();
+    }
+
+    private static Map<String, Account> index(Outcome<List<Account>> all) {
+        return all.ok()
+                ? all.value().stream().collect(Collectors.toMap(Account::accountId, Function.identity(),
+                        (x, y) -> x, HashMap::new))
+                : Map.of();
+    }
+
+    private static Map<String, String> names(Map<String, Account> byId) {
+        Map<String, String> names = new HashMap<>();
+        byId.forEach((id, a) -> names.put(id, a.fqdn()));
+        return names;
+    }
+
+    /** An account by its id, its FQDN (any case) or its business id. */
+    static Account resolve(Outcome<List<Account>> all, String q) {
+        if (!all.ok()) {
+            return null;
+        }
+        return all.value().stream().filter(a -> q.equals(a.accountId()) || q.equalsIgnoreCase(a.fqdn())
+                || q.equals(a.businessId())).findFirst().orElse(null);
+    }
+
+    static boolean matches(Account a, String q) {
+        return q.isEmpty() || contains(a.fqdn(), q) || contains(a.name(), q) || contains(a.businessId(), q)
+                || contains(a.accountId(), q);
+    }
+
+    private static boolean contains(String field, String q) {
+        return field != null && field.toLowerCase(Locale.ROOT).contains(q);
+    }
+
+    private static Instant parse(String at) {
+        try {
+            return at == null || at.isBlank() ? null : Instant.parse(at);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static Long parseLong(String n) {
+        try {
+            return n == null || n.isBlank() ? null : Long.valueOf(n.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package com.convplatform.console.web;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/** The warning colour of a figure on the overview: ok, warn (act soon) or bad (act now). */
+public final class Levels {
+    public static final String OK = "ok";
+    public static final String WARN = "warn";
+    public static final String BAD = "bad";
+
+    private Levels() {
+    }
+
+    /** A certificate or key: bad when expired or within 7 days, warn within 30. */
+    public static String expiry(Instant notAfter, Instant now) {
+        if (notAfter == null) {
+            return WARN;
+        }
+        Duration left = Duration.between(now, notAfter);
+        return left.compareTo(Duration.ofDays(7)) < 0 ? BAD : left.compareTo(Duration.ofDays(30)) < 0 ? WARN : OK;
+    }
+
+    /** The oldest undelivered event: warn after 15 minutes waiting, bad after an hour. */
+    public static String waiting(Instant since, Instant now) {
+        if (since == null) {
+            return OK;
+        }
+        Duration d = Duration.between(since, now);
+        return d.compareTo(Duration.ofHours(1)) > 0 ? BAD : d.compareTo(Duration.ofMinutes(15)) > 0 ? WARN : OK;
+    }
+
+    /** A count that should be zero: bad (dead letters) or warn (held) above it. */
+    public static String zero(long n, String level) {
+        return n == 0 ? OK : level;
+    }
+}

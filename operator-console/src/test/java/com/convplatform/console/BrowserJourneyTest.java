@@ -1,0 +1,226 @@
+package com.convplatform.console;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * In the machine's Chromium, against the real three services (their built jars, embedded storage): an operator signs
+ * in, and answers "did customer acme.example get message 4711, and if not, why?" in three clicks from the overview
+ * (find, the delivery, retry), then sees it delivered; and finds the account. Screenshots of each page are kept in
+ * target/screenshots. Tagged "browser": run by {@code -Dgroups=browser -DexcludedGroups=} after the services are built.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = Platform.class, restrictToAnnotatedClass = true)
+@Tag("browser")
+@EnabledIf(value = "chromiumPresent", disabledReason = "no /usr/bin/chromium and /usr/bin/chromedriver on this"
+        + " machine (apt-get install -y chromium chromium-driver): the browser test is skipped")
+class BrowserJourneyTest {
+    static final String CHROMIUM = "/usr/bin/chromium";
+    static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+    static final Path SHOTS = Path.of("target", "screenshots");
+    static final ObjectMapper JSON = new ObjectMapper();
+    static WebDriver browser;
+    static Path profile;
+
+    @TestHTTPResource("/")
+    URL console;
+
+    static boolean chromiumPresent() {
+        return Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(CHROMEDRIVER));
+    }
+
+    @BeforeAll
+    static void openBrowser() throws IOException {
+        Files.createDirectories(SHOTS);
+        profile = Files.createTempDirectory(Path.of("target"), "chromium-profile-");
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM).addArguments("--headless", "--no-sandbox",
+                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                "--window-size=1280,1000", "--user-data-dir=" + profile.toAbsolutePath());
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(Path.of(CHROMEDRIVER)
+                .toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void anOperatorFollowsAFailedHookToItsAttemptsRetriesItAndSeesItDelivered() throws Exception {
+        String account = createAccount("Acme Support", "acme.example", "4242");
+        Platform.RECEIVER_STATUS.set(500);
+        sendEvent(account, 4711);
+        await("message 4711 dead-lettered after its two attempts").atMost(Duration.ofSeconds(30))
+                .until(() -> "DEAD".equals(hook("/admin/v1/deliveries?account_id=" + account).path(0).path("status")
+                        .asText()));
+
+        // Not signed in: the sign-in page, whatever was asked for.
+        browser.get(url("/"));
+        assertTrue(browser.getCurrentUrl().endsWith("/login"), browser.getCurrentUrl());
+        shot("01-sign-in");
+        browser.findElement(By.id("j_username")).sendKeys("alice");
+        browser.findElement(By.id("j_password")).sendKeys(ConsoleSecurityTest.PASSWORD);
+        browser.findElement(By.id("sign-in")).click();
+
+        // The overview: the dead letter is counted, in the warning colour.
+        assertEquals("Overview", browser.findElement(By.tagName("h1")).getText());
+        assertEquals("alice", browser.findElement(By.id("operator-name")).getText());
+        WebElement dead = browser.findElement(By.id("tile-dead"));
+        assertTrue(dead.getAttribute("class").contains("bad"), dead.getAttribute("class"));
+        assertTrue(dead.getText().startsWith("1 "), dead.getText());
+        assertTrue(browser.findElement(By.id("tile-cert")).getText().contains("hook signing certificate expires"));
+        assertEquals("1", browser.findElement(By.cssSelector("#counts tbody tr:nth-child(1) td:nth-child(4)"))
+                .getText(), "dead-lettered in the last hour");
+        shot("02-overview");
+
+        // Click 1: find the customer's message.
+        browser.findElement(By.id("find-account")).sendKeys("acme.example");
+        browser.findElement(By.id("find-message")).sendKeys("4711");
+        browser.findElement(By.id("find")).click();
+        assertEquals("acme.example", browser.findElement(By.id("account-link")).getText());
+        List<WebElement> rows = browser.findElements(By.cssSelector("#deliveries tbody tr"));
+        assertEquals(1, rows.size());
+        assertTrue(rows.get(0).getText().contains("DEAD"), rows.get(0).getText());
+        shot("03-deliveries");
+
+        // Click 2: the delivery, its attempts, and why it failed.
+        rows.get(0).findElement(By.className("delivery-link")).click();
+        assertEquals("DEAD", browser.findElement(By.id("status")).getText());
+        assertEquals("4711", browser.findElement(By.id("message-id")).getText());
+        assertTrue(browser.findElement(By.id("last-error")).getText().contains("500"),
+                browser.findElement(By.id("last-error")).getText());
+        List<WebElement> attempts = browser.findElements(By.cssSelector("#attempts tbody tr"));
+        assertEquals(2, attempts.size(), "attempts");
+        for (WebElement attempt : attempts) {
+            assertTrue(attempt.findElements(By.tagName("td")).get(2).getText().equals("500"), attempt.getText());
+        }
+        assertTrue(browser.findElement(By.id("payload")).getText().contains("\"message_id\":4711"));
+        shot("04-delivery-failed");
+
+        // Click 3: the receiver is fixed; retry, and see it delivered.
+        Platform.RECEIVER_STATUS.set(200);
+        browser.findElement(By.id("retry")).click();
+        assertTrue(browser.findElement(By.id("notice")).getText().startsWith("Queued again"));
+        await("the retried delivery to be shown delivered").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500)).until(() -> {
+                    browser.navigate().refresh();
+                    return "DELIVERED".equals(browser.findElement(By.id("status")).getText());
+                });
+        assertEquals(3, browser.findElements(By.cssSelector("#attempts tbody tr")).size());
+        assertEquals("200", browser.findElement(By.cssSelector("#attempts tbody tr:nth-child(3) td:nth-child(3)"))
+                .getText());
+        assertTrue(browser.findElements(By.id("retry")).isEmpty(), "no retry for a delivered hook");
+        shot("05-delivery-delivered");
+
+        // The account, found by its business id.
+        browser.findElement(By.linkText("Accounts")).click();
+        browser.findElement(By.id("q")).sendKeys("4242");
+        browser.findElement(By.id("search")).click();
+        assertTrue(browser.getCurrentUrl().contains("/accounts?q=4242"), "shareable: " + browser.getCurrentUrl());
+        shot("06-accounts");
+        browser.findElement(By.linkText("acme.example")).click();
+        assertEquals("acme.example", browser.findElement(By.tagName("h1")).getText());
+        assertEquals("http://127.0.0.1:" + Platform.receiverPort + "/hooks/acme",
+                browser.findElement(By.id("webhook-url")).getText());
+        assertTrue(browser.findElement(By.id("endpoint-state")).getText().startsWith("Enabled"));
+        assertFalse(browser.findElements(By.cssSelector("#recent tbody tr")).isEmpty());
+        shot("07-account");
+
+        // Disable with a reason: the overview then lists it.
+        browser.findElement(By.id("reason")).sendKeys("receiver under maintenance");
+        browser.findElement(By.id("disable")).click();
+        assertTrue(browser.findElement(By.id("endpoint-state")).getText()
+                .startsWith("Disabled by operator"), browser.findElement(By.id("endpoint-state")).getText());
+        browser.findElement(By.linkText("Overview")).click();
+        assertEquals("1", browser.findElement(By.cssSelector("#tile-disabled .figure")).getText());
+        assertTrue(browser.findElement(By.id("main")).getText().contains("receiver under maintenance"));
+        shot("08-overview-disabled");
+    }
+
+    private String url(String path) {
+        return console.toString().replaceAll("/$", "") + path;
+    }
+
+    private static void shot(String name) throws IOException {
+        byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Files.write(SHOTS.resolve(name + ".png"), png);
+    }
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private static JsonNode call(String method, String url, String key, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json").method(method, body == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() >= 300) {
+            throw new IllegalStateException(method + " " + url + ": " + r.statusCode() + " " + r.body());
+        }
+        return r.body().isEmpty() ? JSON.nullNode() : JSON.readTree(r.body());
+    }
+
+    private static JsonNode hook(String path) throws Exception {
+        return call("GET", "http://127.0.0.1:" + Platform.hookPort + path, Platform.OPERATOR_KEY, null);
+    }
+
+    private static String createAccount(String name, String fqdn, String businessId) throws Exception {
+        String webhook = "http://127.0.0.1:" + Platform.receiverPort + "/hooks/acme";
+        return call("POST", "http://127.0.0.1:" + Platform.managementPort + "/admin/v1/accounts",
+                Platform.OPERATOR_KEY, JSON.writeValueAsString(java.util.Map.of("name", name, "fqdn", fqdn,
+                        "business_id", businessId, "webhook_url", webhook)))
+                .path("account_id").asText();
+    }
+
+    private static void sendEvent(String account, long messageId) throws Exception {
+        java.util.Map<String, Object> e = new java.util.LinkedHashMap<>();
+        e.put("account_id", account);
+        e.put("user_id", "u42");
+        e.put("conversation_number", 7);
+        e.put("message_body", "{\"text\":\"hello\",\"type\":\"TEXT\"}");
+        e.put("message_id", messageId);
+        e.put("sender", "user");
+        e.put("timestamp", "2026-11-22T10:00:00.000Z");
+        e.put("metadata", java.util.Map.of("channel", "web"));
+        call("POST", "http://127.0.0.1:" + Platform.hookPort + "/internal/v1/events", Platform.HOOK_INTERNAL_KEY,
+                JSON.writeValueAsString(e));
+    }
+}

@@ -1,0 +1,144 @@
+package com.convplatform.console;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.console.security.SecurityHeaders;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+/**
+ * Black-box over HTTP, with the three services unreachable: no page without a session, no sign-in with a wrong
+ * password, no form post without its CSRF token, and the security headers on every answer.
+ */
+@QuarkusTest
+class ConsoleSecurityTest {
+    static final String PASSWORD = "test-console-password";
+
+    /** Signs in as {@code name} with the form and returns the session cookie. */
+    static String signIn(String name) {
+        return given().redirects().follow(false).formParams(Map.of("j_username", name, "j_password", PASSWORD))
+                .post("/j_security_check").then().statusCode(302).cookie("quarkus-credential").extract()
+                .cookie("quarkus-credential");
+    }
+
+    static String setCookie(Response r, String name) {
+        return r.headers().getValues("Set-Cookie").stream().filter(c -> c.startsWith(name + "=")).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name + " cookie set: " + r.headers()));
+    }
+
+    @Test
+    void everyPageWithoutASessionRedirectsToTheSignInPage() {
+        for (String page : new String[]{"/", "/accounts", "/deliveries?status=DEAD", "/deliveries/d1",
+                "/accounts/a1", "/accounts/a1/replay", "/no-such-page"}) {
+            given().redirects().follow(false).get(page).then().statusCode(302)
+                    .header("Location", endsWith("/login")).header("Content-Security-Policy", SecurityHeaders.CSP);
+        }
+    }
+
+    @Test
+    void anActionWithoutASessionIsRefusedBeforeItsFormIsRead() {
+        given().redirects().follow(false).formParam("csrf-token", "x").post("/deliveries/d1/retry").then()
+                .statusCode(302).header("Location", endsWith("/login"));
+    }
+
+    @Test
+    void theSignInPageIsOpenAndCarriesTheHeaders() {
+        given().get("/login").then().statusCode(200).contentType(containsString("text/html"))
+                .header("Content-Security-Policy", SecurityHeaders.CSP).header("X-Frame-Options", "DENY")
+                .header("X-Content-Type-Options", "nosniff").header("Cache-Control", "no-store")
+                .body(containsString("action=\"/j_security_check\"")).body(not(containsString("<script")));
+    }
+
+    @Test
+    void aWrongPasswordOrAnUnsafeNameGivesNoSession() {
+        for (Map<String, String> form : new Map[]{Map.of("j_username", "alice", "j_password", "wrong-password"),
+                Map.of("j_username", "alice", "j_password", ""),
+                Map.of("j_username", "al ice<script>", "j_password", PASSWORD)}) {
+            Response r = given().redirects().follow(false).formParams(form).post("/j_security_check");
+            // Refused: back to the sign-in page saying so, or (no password at all) 401; never a session.
+            if (r.statusCode() != 401) {
+                r.then().statusCode(302).header("Location", endsWith("/login?failed=1"));
+            }
+            assertNull(r.getCookie("quarkus-credential"), "a session for " + form);
+        }
+    }
+
+    @Test
+    void aSignedInOperatorSeesTheOverviewWithTheirNameAndWhatCouldNotBeReached() {
+        given().cookie("quarkus-credential", signIn("alice")).get("/").then().statusCode(200)
+                .header("Content-Security-Policy", SecurityHeaders.CSP)
+                .body(containsString("<span id=\"operator-name\">alice</span>"))
+                .body(containsString("hook-service could not be reached"))
+                .body(containsString("name=\"csrf-token\""));
+    }
+
+    @Test
+    void theSessionCookieIsHttpOnlyAndSameSiteStrict() {
+        Response r = given().redirects().follow(false)
+                .formParams(Map.of("j_username", "alice", "j_password", PASSWORD)).post("/j_security_check");
+        r.then().statusCode(302);
+        String session = setCookie(r, "quarkus-credential");
+        assertTrue(session.contains("HTTPOnly"), session);
+        assertTrue(session.contains("SameSite=Strict"), session);
+        assertFalse(session.contains("Secure"), "console.secure-cookies=false in the tests: " + session);
+    }
+
+    @Test
+    void aFormPostWithoutItsCsrfTokenIsRefusedWith403AndChangesNothing() {
+        String session = signIn("mallory");
+        // no token at all
+        given().cookie("quarkus-credential", session).redirects().follow(false).formParam("reason", "x")
+                .post("/accounts/a1/endpoint/disable").then().statusCode(403)
+                .body(containsString("id=\"csrf-refused\""));
+        // a token, but not the one of this browser's CSRF cookie
+        given().cookie("quarkus-credential", session).cookie("csrf-token", "aaaaaaaaaaaaaaaaaaaaaa")
+                .redirects().follow(false).formParam("csrf-token", "bbbbbbbbbbbbbbbbbbbbbb")
+                .post("/deliveries/d1/retry").then().statusCode(403);
+        // a body that is not a form
+        given().cookie("quarkus-credential", session).redirects().follow(false).contentType("application/json")
+                .body("{}").post("/deliveries/d1/retry").then().statusCode(403);
+    }
+
+    @Test
+    void aFormPostWithItsCsrfTokenReachesTheServiceAndNamesItsFailure() {
+        String session = signIn("alice");
+        Response page = given().cookie("quarkus-credential", session).get("/deliveries/d1");
+        page.then().statusCode(200);
+        String csrf = page.getCookie("csrf-token");
+        String field = page.htmlPath().getString("**.find { it.@name == 'csrf-token' }.@value");
+        given().cookie("quarkus-credential", session).cookie("csrf-token", csrf).redirects().follow(false)
+                .formParam("csrf-token", field).post("/deliveries/d1/retry").then().statusCode(502)
+                .body(containsString("hook-service could not be reached"));
+    }
+
+    @Test
+    void signingOutEndsTheSession() {
+        String session = signIn("alice");
+        Response page = given().cookie("quarkus-credential", session).get("/");
+        String csrf = page.getCookie("csrf-token");
+        String field = page.htmlPath().getString("**.find { it.@name == 'csrf-token' }.@value");
+        Response out = given().cookie("quarkus-credential", session).cookie("csrf-token", csrf).redirects()
+                .follow(false).formParam("csrf-token", field).post("/logout");
+        out.then().statusCode(303).header("Location", endsWith("/login?out=1"));
+        assertTrue(setCookie(out, "quarkus-credential").contains("Max-Age=0"), setCookie(out, "quarkus-credential"));
+    }
+
+    @Test
+    void anUnknownPageIsAPageNotJson() {
+        given().cookie("quarkus-credential", signIn("alice")).get("/no-such-page").then().statusCode(404)
+                .contentType(containsString("text/html")).body(containsString("Nothing here"));
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+}
