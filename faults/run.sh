@@ -8,7 +8,7 @@
 #   faults/run.sh [--minutes N] [--short] [--rate R] [--seed S]
 #
 #   --minutes N   length of the load and faults (default 30)
-#   --short       the CI version: about 2 minutes of faults, one of each kind (under 4 minutes in all)
+#   --short       the CI version: 80 s of load, one fault of each kind (about 4 minutes in all once built)
 #   --rate R      uploads per second (default 4; 3 with --short)
 #   --seed S      the schedule's random seed (printed at the start, to run the same schedule again)
 #   KEEP=1        keep the work directory (logs, receiver log, events, table) and the run's databases
