@@ -324,6 +324,11 @@ class Harness:
             "-days", "30", "-subj", "/CN=faults.example", "-addext", "subjectAltName=DNS:faults.example",
             "-addext", "keyUsage=critical,digitalSignature")
         self.keydir = d
+        self.fingerprints = {}
+        for gen in (1, 2):
+            out = subprocess.run(["openssl", "x509", "-in", f"hook-cert-{gen}.pem", "-noout", "-fingerprint", "-sha256"],
+                                 check=True, capture_output=True, text=True, cwd=d).stdout
+            self.fingerprints[out.strip().split("=", 1)[1].upper()] = gen
 
     def databases(self) -> None:
         for db in self.dbs.values():
@@ -987,6 +992,27 @@ class Harness:
         add(("copies with another delivery id than the first / the table's", str(len(id_mismatch))))
         add(("signature refusals at the receiver", ", ".join(f"{k}: {v}" for k, v in refused.items()) or "none"))
         add(("hooks of messages answered without 200", str(len(extra))))
+        rotation = next((f for f in self.faults if f["kind"] == "key rotation" and f.get("end")), None)
+        late_refusals = old_after = 0
+        if rotation:
+            # Once every replica runs the new key, and the receiver may download the certificate again (its kit does
+            # so at most once per 30 s), every hook must verify, with the new key.
+            settled = rotation["end"] + 35
+            late_refusals = sum(1 for ln in lines if ln["t"] / 1000 > settled and not ln.get("verified"))
+            old_after = sum(1 for ln in lines if ln["t"] / 1000 > settled and ln.get("verified")
+                            and self.fingerprints.get(ln.get("fp")) != 2)
+            new_key = sum(1 for ln in lines if ln.get("verified") and self.fingerprints.get(ln.get("fp")) == 2)
+            first_seen: dict[int, float] = {}
+            for ln in lines:
+                if ln.get("message_id") is not None:
+                    first_seen[ln["message_id"]] = min(first_seen.get(ln["message_id"], ln["t"] / 1000), ln["t"] / 1000)
+            carried = {ln["message_id"] for ln in lines if processed(ln) and ln["t"] / 1000 > rotation["end"]
+                       and first_seen.get(ln["message_id"], 1e18) < rotation["start"]}
+            carried_new = {ln["message_id"] for ln in lines if processed(ln) and ln["message_id"] in carried
+                           and ln["t"] / 1000 > rotation["end"] and self.fingerprints.get(ln.get("fp")) == 2}
+            add(("key rotation: verified with the new key / old key or refused after it settled",
+                 f"{new_key} / {old_after + late_refusals} (settled: 35 s after the last replica restarted); "
+                 f"tried before it and delivered after it: {len(carried)}, {len(carried_new)} with the new key"))
         if latencies:
             add(("upload to first verified delivery: p50 / p99 / max", f"{pct(latencies, 50):.1f} / "
                  f"{pct(latencies, 99):.1f} / {latencies[-1]:.1f} s"))
@@ -1039,6 +1065,8 @@ class Harness:
             failures.append("stuck work")
         if drained is None:
             failures.append("did not drain")
+        if late_refusals or old_after:
+            failures.append("hooks not verified with the new key after the rotation")
         if not accepted:
             failures.append("no upload was accepted")
         add(("VERDICT", "PASS" if not failures else "FAIL: " + "; ".join(failures)))

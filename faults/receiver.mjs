@@ -1,6 +1,7 @@
 // The fault harness's hook receiver: verifies every hook with the Node kit (clients/node, no runtime dependencies)
 // and misbehaves on the harness's command. One JSON line per request in OUT:
-//   {"t": epoch ms, "message_id", "delivery_id", "attempt", "verified", "code", "mode", "status"}
+//   {"t": epoch ms, "message_id", "delivery_id", "attempt", "verified", "fp", "code", "error", "mode", "status"}
+// ("fp": the SHA-256 fingerprint of the signing certificate that verified it)
 // "status" is what it answered (0: it never answered, the caller had given up). A hook whose signature does not
 // verify is answered 400 with the kit's error code, as the kit's own receivers do, and not processed.
 // Modes (GET /control?mode=...): ok (200 at once), fail (503, the hook is not processed), slow (200 after 2-5 s),
@@ -44,8 +45,9 @@ const server = http.createServer((req, res) => {
       attempt: Number(req.headers['x-hook-attempt'] ?? 0), verified: false, code: null, mode: now, status: 0,
     };
     try {
-      await verifier.verifyRequest(req.headers, body);
+      const verified = await verifier.verifyRequest(req.headers, body);
       line.verified = true;
+      line.fp = verified.certificates[0].fingerprint256; // which signing key verified it (the rotation's check)
     } catch (e) {
       line.code = e instanceof VerificationError ? e.code : 'ERROR';
       line.error = String(e.message).slice(0, 300);

@@ -49,9 +49,19 @@ done
 if [ "$stale" = 1 ]; then
   echo "== faults: building the services for PostgreSQL into <module>/target/faults-postgresql"
   start=$(date +%s)
+  # Quarkus records its last build in target/quarkus-artifact.properties, which @QuarkusIntegrationTest reads: keep
+  # it pointing at the embedded-storage jar.
+  for m in "${MODULES[@]}"; do
+    if [ -f "$m/target/quarkus-artifact.properties" ]; then
+      cp "$m/target/quarkus-artifact.properties" "$m/target/.faults-artifact"
+    fi
+  done
   # shellcheck disable=SC2086 # FAULTS_MAVEN_OPTS holds several options (e.g. -o)
   ./mvnw -B -q -ntp ${FAULTS_MAVEN_OPTS:-} -pl "$(IFS=,; echo "${MODULES[*]}")" -am package -DskipTests \
     -Dquarkus.datasource.db-kind=postgresql -Dquarkus.package.output-directory=faults-postgresql
+  for m in "${MODULES[@]}"; do
+    if [ -f "$m/target/.faults-artifact" ]; then mv "$m/target/.faults-artifact" "$m/target/quarkus-artifact.properties"; fi
+  done
   echo "== faults: built in $(($(date +%s) - start)) s"
 fi
 
