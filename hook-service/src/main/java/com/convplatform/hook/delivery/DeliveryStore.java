@@ -110,6 +110,7 @@ public class DeliveryStore {
         this.clock = clock;
         this.config = config;
         this.metrics = metrics;
+        LOG.infof("Delivery replica %s: the lease owners this replica writes start with it", replica);
     }
 
     private static final String FIND_EVENT = "select id from hook_event where account_id = ? and message_id = ?";
