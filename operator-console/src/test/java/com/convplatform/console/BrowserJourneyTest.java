@@ -22,12 +22,15 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -98,7 +101,7 @@ class BrowserJourneyTest {
         shot("01-sign-in");
         browser.findElement(By.id("j_username")).sendKeys("alice");
         browser.findElement(By.id("j_password")).sendKeys(ConsoleSecurityTest.PASSWORD);
-        browser.findElement(By.id("sign-in")).click();
+        navigate(By.id("sign-in"));
 
         // The overview: the dead letter is counted, in the warning colour.
         assertEquals("Overview", browser.findElement(By.tagName("h1")).getText());
@@ -114,7 +117,7 @@ class BrowserJourneyTest {
         // Click 1: find the customer's message.
         browser.findElement(By.id("find-account")).sendKeys("acme.example");
         browser.findElement(By.id("find-message")).sendKeys("4711");
-        browser.findElement(By.id("find")).click();
+        navigate(By.id("find"));
         assertEquals("acme.example", browser.findElement(By.id("account-link")).getText());
         List<WebElement> rows = browser.findElements(By.cssSelector("#deliveries tbody tr"));
         assertEquals(1, rows.size());
@@ -122,7 +125,7 @@ class BrowserJourneyTest {
         shot("03-deliveries");
 
         // Click 2: the delivery, its attempts, and why it failed.
-        rows.get(0).findElement(By.className("delivery-link")).click();
+        navigate(rows.get(0).findElement(By.className("delivery-link")));
         assertEquals("DEAD", browser.findElement(By.id("status")).getText());
         assertEquals("4711", browser.findElement(By.id("message-id")).getText());
         assertTrue(browser.findElement(By.id("last-error")).getText().contains("500"),
@@ -137,7 +140,7 @@ class BrowserJourneyTest {
 
         // Click 3: the receiver is fixed; retry, and see it delivered.
         Platform.RECEIVER_STATUS.set(200);
-        browser.findElement(By.id("retry")).click();
+        navigate(By.id("retry"));
         assertTrue(browser.findElement(By.id("notice")).getText().startsWith("Queued again"));
         await("the retried delivery to be shown delivered").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(500)).until(() -> {
@@ -151,12 +154,12 @@ class BrowserJourneyTest {
         shot("05-delivery-delivered");
 
         // The account, found by its business id.
-        browser.findElement(By.linkText("Accounts")).click();
+        navigate(By.linkText("Accounts"));
         browser.findElement(By.id("q")).sendKeys("4242");
-        browser.findElement(By.id("search")).click();
+        navigate(By.id("search"));
         assertTrue(browser.getCurrentUrl().contains("/accounts?q=4242"), "shareable: " + browser.getCurrentUrl());
         shot("06-accounts");
-        browser.findElement(By.linkText("acme.example")).click();
+        navigate(By.linkText("acme.example"));
         assertEquals("acme.example", browser.findElement(By.tagName("h1")).getText());
         assertEquals("http://127.0.0.1:" + Platform.receiverPort + "/hooks/acme",
                 browser.findElement(By.id("webhook-url")).getText());
@@ -166,13 +169,30 @@ class BrowserJourneyTest {
 
         // Disable with a reason: the overview then lists it.
         browser.findElement(By.id("reason")).sendKeys("receiver under maintenance");
-        browser.findElement(By.id("disable")).click();
+        navigate(By.id("disable"));
         assertTrue(browser.findElement(By.id("endpoint-state")).getText()
                 .startsWith("Disabled by operator"), browser.findElement(By.id("endpoint-state")).getText());
-        browser.findElement(By.linkText("Overview")).click();
+        navigate(By.linkText("Overview"));
         assertEquals("1", browser.findElement(By.cssSelector("#tile-disabled .figure")).getText());
         assertTrue(browser.findElement(By.id("main")).getText().contains("receiver under maintenance"));
         shot("08-overview-disabled");
+    }
+
+    /**
+     * Clicks what leads to another page and waits until the browser has left this one and loaded the next: a form's
+     * POST and its redirect end after the click returns, and the old page must not be read as the new one.
+     */
+    private static void navigate(By what) {
+        navigate(browser.findElement(what));
+    }
+
+    private static void navigate(WebElement what) {
+        WebElement page = browser.findElement(By.tagName("html"));
+        what.click();
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        wait.until(ExpectedConditions.stalenessOf(page));
+        wait.until(driver -> "complete".equals(((JavascriptExecutor) driver).executeScript(
+                "return document.readyState")));
     }
 
     private String url(String path) {
