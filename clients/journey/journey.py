@@ -9,6 +9,11 @@
     journey.py await-hook --receiver NAME --out FILE --message-id ID --account ACCOUNT_ID [--timeout S]
         waits until the receiver has recorded the hook of that message and hook-service has recorded its delivery;
         fails unless both say it was delivered and verified.
+    journey.py trace --spans FILE --message-id ID [--timeout S]
+        waits until the spans that otlp_collector.py wrote down hold the whole trace of that message's upload: the
+        upload's request and hand-off at upload-service, the intake, queue and delivery attempt at hook-service, and
+        the account lookup at management-service, all one trace id, each span's parent in it; prints the trace as a
+        tree and fails if a part is missing or detached.
 
 The operator key and the service addresses come from OPERATOR_KEY, MANAGEMENT_URL, HOOK_URL and UPLOAD_URL.
 """
@@ -134,6 +139,85 @@ def await_hook(args: argparse.Namespace) -> None:
           "attempt(s)")
 
 
+EXPECTED = [  # (service, kind, name): the spans one upload must leave, in the order they start
+    ("upload-service", "SERVER", "POST /v1.0/log_file_from_user"),
+    ("upload-service", "INTERNAL", "upload.handoff"),
+    ("upload-service", "CLIENT", "POST"),
+    ("hook-service", "SERVER", "POST /internal/v1/events"),
+    ("hook-service", "INTERNAL", "hook.delivery.queue"),
+    ("hook-service", "CLIENT", "hook.delivery.attempt"),
+    ("hook-service", "CLIENT", "GET"),
+    ("management-service", "SERVER", "GET /internal/v1/accounts/"),
+]
+SHOWN = ("platform.", "http.response.status_code", "error.type")
+
+
+def trace_of(spans: list[dict[str, Any]], message_id: int) -> list[dict[str, Any]]:
+    handoff = next((s for s in spans if s.get("name") == "upload.handoff"
+                    and s["attributes"].get("platform.message_id") == message_id), None)
+    return [] if handoff is None else [s for s in spans if s.get("trace_id") == handoff["trace_id"]]
+
+
+def missing_parts(trace: list[dict[str, Any]]) -> list[str]:
+    return [f"{name}... ({service}, {kind})" for service, kind, name in EXPECTED
+            if not any(s["service"] == service and s["kind"] == kind and s["name"].startswith(name) for s in trace)]
+
+
+def print_tree(trace: list[dict[str, Any]]) -> None:
+    start = min(s["start_ns"] for s in trace)
+    children: dict[str, list[dict[str, Any]]] = {}
+    for s in trace:
+        children.setdefault(s["parent_span_id"], []).append(s)
+
+    def show(s: dict[str, Any], depth: int) -> None:
+        attrs = ", ".join(f"{k}={v}" for k, v in sorted(s["attributes"].items()) if k.startswith(SHOWN))
+        status = " ERROR" if s["status"] == "ERROR" else ""
+        print(f"   {'  ' * depth}{s['name']} ({s['service']}, {s['kind']}{status})  "
+              f"+{(s['start_ns'] - start) / 1e6:.1f} ms, {(s['end_ns'] - s['start_ns']) / 1e6:.1f} ms"
+              + (f"  {attrs}" if attrs else ""))
+        for c in sorted(children.get(s["span_id"], []), key=lambda c: c["start_ns"]):
+            show(c, depth + 1)
+
+    for root in children.get("", []):
+        show(root, 0)
+
+
+def trace(args: argparse.Namespace) -> None:
+    deadline = time.monotonic() + args.timeout
+    spans: list[dict[str, Any]] = []
+    while True:
+        spans = records(args.spans)
+        found = trace_of(spans, args.message_id)
+        if found and not missing_parts(found) or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    if not found:
+        raise SystemExit(f"no upload.handoff span for message {args.message_id} among the {len(spans)} spans the "
+                         f"collector received within {args.timeout:.0f} s")
+    print(f"   the trace of message {args.message_id}: trace id {found[0]['trace_id']}, {len(found)} spans")
+    print_tree(found)
+    problems = missing_parts(found)
+    ids = {s["span_id"] for s in found}
+    roots = [s for s in found if not s["parent_span_id"]]
+    problems += [f"{s['name']} ({s['service']}) has a parent {s['parent_span_id']} outside the trace's spans"
+                 for s in found if s["parent_span_id"] and s["parent_span_id"] not in ids]
+    if len(roots) != 1 or roots[0]["service"] != "upload-service" or roots[0]["kind"] != "SERVER":
+        problems.append("the trace does not start at exactly one span, upload-service's server span of the upload: "
+                        f"{[(r['name'], r['service']) for r in roots]}")
+    by_id = {s["span_id"]: s for s in found}
+    for s in found:
+        parent = by_id.get(s["parent_span_id"])
+        if s["kind"] == "SERVER" and parent is not None and (parent["kind"] != "CLIENT"
+                                                              or parent["service"] == s["service"]):
+            problems.append(f"{s['name']} ({s['service']}) does not continue another service's client span")
+    if not any(s["name"] == "hook.delivery.attempt" and s["attributes"].get("platform.delivery.outcome") == "delivered"
+               for s in found):
+        problems.append("no hook.delivery.attempt with platform.delivery.outcome=delivered")
+    if problems:
+        raise SystemExit("the upload's trace is not whole:\n   - " + "\n   - ".join(problems))
+    print(f"   one trace across {', '.join(sorted({s['service'] for s in found}))}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(required=True)
@@ -152,6 +236,11 @@ def main() -> None:
     w.add_argument("--message-id", type=int, required=True)
     w.add_argument("--timeout", type=float, default=90)
     w.set_defaults(run=await_hook)
+    t = sub.add_parser("trace")
+    t.add_argument("--spans", required=True)
+    t.add_argument("--message-id", type=int, required=True)
+    t.add_argument("--timeout", type=float, default=60)
+    t.set_defaults(run=trace)
     args = parser.parse_args()
     args.run(args)
 

@@ -8,7 +8,10 @@
 # upload.mjs: the files docs/integrators.md shows), and waits until the receiver has verified the platform's hook and
 # hook-service has recorded the delivery. Each receiver must also refuse, with 400 SIGNATURE_MISMATCH, a hook with a
 # wrong signature. Fails (non-zero, saying which receiver disagreed with the platform) otherwise; stops everything
-# it started. Run after the Maven build (run-local.sh builds what is missing).
+# it started. The services export their traces to a collector of the journey's own (otlp_collector.py), and each
+# upload's trace must be whole: one trace id from the upload's request at upload-service through hook-service's
+# intake, queue and delivery attempt to the account lookup at management-service (journey.py trace prints it).
+# Run after the Maven build (run-local.sh builds what is missing).
 #
 #   clients/journey/run.sh          KEEP=1 keeps the work directory (logs, data) for a look afterwards
 set -euo pipefail
@@ -51,10 +54,10 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 wait_port() { # port, name, pid
   for _ in $(seq 1 120); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    kill -0 "$3" 2>/dev/null || fail "the $2 receiver stopped before it listened on port $1"
+    kill -0 "$3" 2>/dev/null || fail "the $2 stopped before it listened on port $1"
     sleep 0.25
   done
-  fail "the $2 receiver did not listen on port $1 within 30 s"
+  fail "the $2 did not listen on port $1 within 30 s"
 }
 
 echo "== journey: the Python kit"
@@ -62,6 +65,16 @@ export VENV="${VENV:-$WORK/venv}"
 "$ROOT/clients/python/ci.sh" --install-only
 PY="$VENV/bin/python"
 "$PY" -c 'import convplatform, flask' || fail "the Python kit or Flask is not installed in $VENV"
+
+echo "== journey: a trace collector (OTLP over HTTP) for the services"
+SPANS="$WORK/spans.jsonl"
+OTLP_PORT="$(free_port)"
+python3 clients/journey/otlp_collector.py --port "$OTLP_PORT" --out "$SPANS" > "$WORK/otlp-collector.log" 2>&1 &
+receivers+=($!)
+wait_port "$OTLP_PORT" "trace collector" "$!"
+# run-local.sh's services inherit these: export to the collector, in batches 200 ms apart instead of 5 s.
+export QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$OTLP_PORT" QUARKUS_OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf
+export QUARKUS_OTEL_BSP_SCHEDULE_DELAY=200ms
 
 echo "== journey: the platform (run-local.sh, data in $DATA)"
 ./run-local.sh --data "$DATA" --receiver-port "$(free_port)" --management-port "$(free_port)" --hook-port "$(free_port)" \
@@ -84,7 +97,7 @@ start_receiver() { # name, port, out, command...
   PORT="$port" PLATFORM_DOMAIN=platform.example TRUST="$HOOK_CA" RESOLVE="$RESOLVE" OUT="$out" \
     "$@" > "$WORK/$name-receiver.log" 2>&1 &
   receivers+=($!)
-  wait_port "$port" "$name" "$!"
+  wait_port "$port" "$name receiver" "$!"
   echo "   $name receiver listening on 127.0.0.1:$port"
 }
 
@@ -114,6 +127,8 @@ journey_for() { # name, port, out, business id, key type, then the command that 
   echo "   uploaded: message $message_id"
   "$PY" clients/journey/journey.py await-hook --receiver "$name" --out "$out" --message-id "$message_id" \
     --account "$ACCOUNT_ID" || fail "the $name receiver disagrees with the platform (see above)"
+  "$PY" clients/journey/journey.py trace --spans "$SPANS" --message-id "$message_id" \
+    || fail "the trace of message $message_id is not whole across the three services (see above)"
   "$PY" clients/journey/journey.py probe --receiver "$name" --port "$port" --certificate-url "$CERT_URL" \
     --out "$out" --expect SIGNATURE_MISMATCH || fail "the $name receiver accepted or misjudged a forged hook"
 }
