@@ -10,5 +10,7 @@ alter table delivery_attempt add column signature_headers varchar(16384);
 -- highest recorded, while the retry schedule starts again after them.
 alter table delivery add column schedule_start integer default 0 not null;
 
--- The operator list and summary filter and order deliveries by created_at (then id, the page cursor).
-create index delivery_created_idx on delivery (created_at, id);
+-- The operator list and summary filter and order deliveries by created_at (then id, the page cursor). Built here it
+-- blocks writes to delivery while it is built; on a large PostgreSQL table create it first with
+-- "create index concurrently delivery_created_idx on delivery (created_at, id)" (docs/operations.md), and this skips it.
+create index if not exists delivery_created_idx on delivery (created_at, id);

@@ -225,7 +225,11 @@ public class DeliveryStore {
             try (PreparedStatement taken = c.prepareStatement(SELECT_TAKEN);
                     ResultSet r = bind(taken, until, owner).executeQuery()) {
                 while (r.next()) {
-                    out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), r.getInt(3) + 1, r.getInt(8),
+                    int attempts = r.getInt(3);
+                    // A count below the schedule's start was set back to 0 by a replica from before V5 (a retry during
+                    // the rolling update): the schedule counts from that reset (and the outcome records it so).
+                    int scheduleStart = r.getInt(8) <= attempts ? r.getInt(8) : 0;
+                    out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), attempts + 1, scheduleStart,
                             r.getObject(5, OffsetDateTime.class).toInstant(), owner, until.toInstant(),
                             r.getString(6), r.getString(7)));
                 }
@@ -238,8 +242,8 @@ public class DeliveryStore {
             + " (id, delivery_id, attempt, started_at, latency_ms, status_code, error, signature_headers)"
             + " values (?, ?, ?, ?, ?, ?, ?, ?)";
     /** A delivery whose lease another claim owns by now keeps its state: the update finds no row. */
-    private static final String UPDATE_DELIVERY = "update delivery set attempts = ?, status = ?, next_attempt_at = ?,"
-            + " delivered_at = ?, last_error = ?, lease_owner = null, lease_until = null"
+    private static final String UPDATE_DELIVERY = "update delivery set attempts = ?, schedule_start = ?, status = ?,"
+            + " next_attempt_at = ?, delivered_at = ?, last_error = ?, lease_owner = null, lease_until = null"
             + " where id = ? and lease_owner = ?";
 
     /**
@@ -267,8 +271,8 @@ public class DeliveryStore {
                     String status = status(cl, o);
                     // the claim had moved it to the lease's end; a retry falls due after its wait
                     Instant next = status.equals(Delivery.PENDING) ? now.plus(wait(cl, o)) : started;
-                    bind(delivery, cl.attempt(), status, utc(next), o.delivered() ? utc(now) : null, error, cl.id(),
-                            cl.leaseOwner()).addBatch();
+                    bind(delivery, cl.attempt(), cl.scheduleStart(), status, utc(next), o.delivered() ? utc(now) : null,
+                            error, cl.id(), cl.leaseOwner()).addBatch();
                 }
                 attempt.executeBatch();
                 updated = delivery.executeBatch();

@@ -39,6 +39,7 @@ import com.convplatform.crypto.hook.HookVerifier;
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.HookPlatformResource.Answer;
 import com.convplatform.hook.HookPlatformResource.Received;
+import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.delivery.HookDeliveryTest;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -184,6 +185,38 @@ class DeliveryInsightsTest {
         given().header("Authorization", INTERNAL).post("/admin/v1/deliveries/" + id + "/retry").then()
                 .statusCode(403).body("error_code", equalTo("FORBIDDEN"));
         detail(id).body("attempts", equalTo(8)).body("attempt_history", hasSize(8));
+    }
+
+    /** Plays a replica from before attempt numbers went on (V5), during a rolling update. */
+    @jakarta.enterprise.context.ApplicationScoped
+    static class OldReplica {
+        /** Its retry: the count set back to 0, the new schedule start left as it was. */
+        @jakarta.transaction.Transactional
+        void retry(String deliveryId, int scheduleStartLeft) {
+            Delivery.update("status = ?1, attempts = 0, scheduleStart = ?2, nextAttemptAt = ?3 where id = ?4",
+                    Delivery.PENDING, scheduleStartLeft, Instant.now(), deliveryId);
+        }
+    }
+
+    @jakarta.inject.Inject
+    OldReplica oldReplica;
+
+    @Test
+    void aRetryByAReplicaFromBeforeV5StartsTheScheduleFromItsReset() {
+        String account = account();
+        HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(500, 0, null),
+                new Answer(500, 0, null), new Answer(500, 0, null));
+        intake(event(account, 3), 202);
+        String id = onlyDelivery(account);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "DEAD".equals(given().header("Authorization", OPERATOR)
+                .get("/admin/v1/deliveries/" + id).then().extract().path("status")));
+        // A new replica's retry had left schedule_start at 4; the old one sets the count back to 0: the next attempts
+        // are 1 and 2 again (as that code numbered them), retried on the schedule, and delivered.
+        HookPlatformResource.script(account, new Answer(500, 0, null));
+        oldReplica.retry(id, 4);
+        awaitDelivered(account, 1);
+        detail(id).body("attempts", equalTo(2)).body("attempt_history.attempt", contains(1, 2, 3, 4, 1, 2))
+                .body("attempt_history.status_code", contains(500, 500, 500, 500, 500, 200));
     }
 
     @Test
