@@ -30,6 +30,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.FailureCode;
@@ -89,6 +90,11 @@ class DeliveryInsightsTest {
         return (Map<String, String>) attempt.get("signature_headers");
     }
 
+    @AfterAll
+    static void stopTheCertificateHost() {
+        HookDeliveryTest.stop();
+    }
+
     @Test
     void eachAttemptShowsTheSignatureHeadersItSentAndTheStoredSignatureVerifiesOverTheDeliveredBody()
             throws Exception {
@@ -117,7 +123,6 @@ class DeliveryInsightsTest {
             // The stored value verifies over the body the receiver got, with the published certificate.
             verifier.verify(stored.get(HookHeaders.SIGNATURE), stored.get(HookHeaders.CERTIFICATE_URL), sent.body());
         }
-        // Each attempt is signed afresh over its own body: the first attempt's signature does not fit the second's.
         // It is the signature of exactly those bytes: one byte changed and it no longer verifies.
         Map<String, String> last = signatureHeaders(attempts.get(1));
         byte[] changed = hooks.get(1).body().clone();

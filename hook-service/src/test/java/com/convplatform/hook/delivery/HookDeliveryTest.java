@@ -73,11 +73,14 @@ public class HookDeliveryTest {
         return verifier;
     }
 
+    /** Stops the certificate's host; the next {@link #verifier()} starts another. */
     @AfterAll
-    static void stop() {
+    public static synchronized void stop() {
         if (certHost != null) {
             certHost.close();
         }
+        certHost = null;
+        verifier = null;
     }
 
     public static Map<String, Object> event(String account, long messageId) {
