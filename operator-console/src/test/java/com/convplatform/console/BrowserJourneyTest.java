@@ -135,6 +135,7 @@ class BrowserJourneyTest {
         for (WebElement attempt : attempts) {
             assertTrue(attempt.findElements(By.tagName("td")).get(2).getText().equals("500"), attempt.getText());
         }
+        signatureHeadersShown(attempts);
         assertTrue(browser.findElement(By.id("payload")).getText().contains("\"message_id\":4711"));
         shot("04-delivery-failed");
 
@@ -148,6 +149,7 @@ class BrowserJourneyTest {
                     return "DELIVERED".equals(browser.findElement(By.id("status")).getText());
                 });
         assertEquals(3, browser.findElements(By.cssSelector("#attempts tbody tr")).size());
+        signatureHeadersShown(browser.findElements(By.cssSelector("#attempts tbody tr")));
         assertEquals("200", browser.findElement(By.cssSelector("#attempts tbody tr:nth-child(3) td:nth-child(3)"))
                 .getText());
         assertTrue(browser.findElements(By.id("retry")).isEmpty(), "no retry for a delivered hook");
@@ -216,6 +218,20 @@ class BrowserJourneyTest {
             throw new IllegalStateException(method + " " + url + ": " + r.statusCode() + " " + r.body());
         }
         return r.body().isEmpty() ? JSON.nullNode() : JSON.readTree(r.body());
+    }
+
+    /** Each attempt's row shows the signature headers the receiver got with that attempt, in full. */
+    private static void signatureHeadersShown(List<WebElement> attempts) {
+        assertEquals(attempts.size(), Platform.SIGNATURES.size(), "hooks received: " + Platform.SIGNATURES);
+        for (int i = 0; i < attempts.size(); i++) {
+            WebElement cell = attempts.get(i).findElement(By.cssSelector("td.headers"));
+            assertEquals(List.of("signature", "signature-certificate-url"),
+                    cell.findElements(By.tagName("dt")).stream().map(WebElement::getText).toList(), cell.getText());
+            List<WebElement> values = cell.findElements(By.tagName("dd"));
+            assertEquals(Platform.SIGNATURES.get(i), values.get(0).getText(), "attempt " + (i + 1));
+            assertTrue(values.get(1).getText().startsWith("https://")
+                    && values.get(1).getText().endsWith("/platform/hooks/certificate/"), values.get(1).getText());
+        }
     }
 
     private static JsonNode hook(String path) throws Exception {

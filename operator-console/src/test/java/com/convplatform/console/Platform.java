@@ -35,6 +35,8 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
     public static final String HOOK_INTERNAL_KEY = "browser-hook-internal-key";
     /** What the receiver answers to every hook. */
     public static final AtomicInteger RECEIVER_STATUS = new AtomicInteger(500);
+    /** The signature header of every hook the receiver got, in order. */
+    public static final List<String> SIGNATURES = new java.util.concurrent.CopyOnWriteArrayList<>();
     public static final AtomicInteger RECEIVED = new AtomicInteger();
     public static int managementPort;
     public static int hookPort;
@@ -76,6 +78,7 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
             receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", receiverPort), 0);
             receiver.createContext("/", exchange -> {
                 exchange.getRequestBody().readAllBytes();
+                SIGNATURES.add(String.valueOf(exchange.getRequestHeaders().getFirst("signature")));
                 RECEIVED.incrementAndGet();
                 exchange.sendResponseHeaders(RECEIVER_STATUS.get(), -1);
                 exchange.close();

@@ -58,9 +58,23 @@ public class AdminResource {
         }
     }
 
-    public record AttemptView(int attempt, Instant startedAt, long latencyMs,
+    /** What one attempt sent: Base64 of an RSA-2048 signature, and the certificate URL. */
+    static final String EXAMPLE_SIGNATURE_HEADERS = "{\"signature\":\"FNYSR+2Jp1f8toQJAPDQ6JRcqwE7jWAyINnGLoi4/uqXkQ1RxU"
+            + "SzcIMAF6oCHkKMr+Mnq4b6SNoIrgzkIuxcNgP+0596dYGSZ5Ho8hxZmMe8nh/P5saiGikXMK5EUHZ4JIBaM/QwtGh/WoPcxvYZuaN+WZgXPIX"
+            + "SXgb6cQOLeKxBb1roUI7h0Foe4oZLB65wb+QtEUPTJhKZf7woHm2si9eO2kTl+XNc+2XMTJHDy0HRQ4NfSjmKWxE2Bi9aD/gzATrHsak9LOz4Ha"
+            + "qFm28ZUQ2xqH5/Fe3FYfd3DzZsYldcLQD4ZKgVHmc+Rceo/Ju1qN/bc45JN6k5kE2z6Szyjg==\",\"signature-certificate-url\":"
+            + "\"https://hooks.platform.example/platform/hooks/certificate/\"}";
+
+    public record AttemptView(
+            @Schema(description = "1, 2, ...; numbers go on after an operator's retry or replay") int attempt,
+            Instant startedAt, long latencyMs,
             @Schema(example = "200", description = "None when no answer came") Integer statusCode,
-            @Schema(example = "timed out after 10000 ms") String error) {
+            @Schema(example = "timed out after 10000 ms") String error,
+            @Schema(description = "The signature headers this attempt's request carried, name to value exactly as sent"
+                    + " (each attempt is signed afresh, over a body with its own signature_timestamp). Not secret: a"
+                    + " signature and the public certificate URL. An empty object when none were recorded: attempts"
+                    + " made before hook-service stored them, and attempts that sent no request (the error says why:"
+                    + " the account lookup failed, the address was refused)", example = EXAMPLE_SIGNATURE_HEADERS) Map<String, String> signatureHeaders) {
     }
 
     /** An account endpoint's state; no row means enabled, with no failures. */
@@ -95,7 +109,8 @@ public class AdminResource {
 
     @GET
     @Path("/deliveries/{id}")
-    @Operation(summary = "One delivery, with the event it carries (its message id, payload and intake request id)")
+    @Operation(summary = "One delivery, with the event it carries (its message id, payload and intake request id) and"
+            + " each attempt with the signature headers it sent")
     @APIResponse(responseCode = "200", description = "The delivery and its event")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public DeliveryInsights.DeliveryDetail delivery(
@@ -159,19 +174,19 @@ public class AdminResource {
 
     @GET
     @Path("/deliveries/{id}/attempts")
-    @Operation(summary = "Each attempt of a delivery, first to last")
+    @Operation(summary = "Each attempt of a delivery, in the order they were made, with the signature headers it sent")
     @APIResponse(responseCode = "200", description = "The attempts")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public List<AttemptView> attempts(@PathParam("id") String id) {
         existing(id);
-        return Delivery.Attempt.<Delivery.Attempt>list("deliveryId = ?1 order by attempt", id).stream()
-                .map(a -> new AttemptView(a.attempt, a.startedAt, a.latencyMs, a.statusCode, a.error)).toList();
+        return insights.attempts(id);
     }
 
     @POST
     @Path("/deliveries/{id}/retry")
     @Transactional
-    @Operation(summary = "Queue a delivery again now, with its full retry schedule")
+    @Operation(summary = "Queue a delivery again now, with its full retry schedule; its attempt numbers go on from the"
+            + " highest recorded")
     @APIResponse(responseCode = "200", description = "The delivery, PENDING and due now")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = "ALREADY_DELIVERED; DELIVERY_IN_FLIGHT: it is being attempted,"
@@ -269,9 +284,17 @@ public class AdminResource {
         return endpoint(accountId);
     }
 
+    /**
+     * Due now with its full retry schedule, its next attempt numbered after the highest recorded (the log can be ahead
+     * of the delivery's count: an attempt recorded by a replica that had lost its lease).
+     */
     private void requeue(Delivery d) {
+        Integer highest = Delivery.getEntityManager()
+                .createQuery("select max(a.attempt) from DeliveryAttempt a where a.deliveryId = ?1", Integer.class)
+                .setParameter(1, d.id).getSingleResult();
         d.status = Delivery.PENDING;
-        d.attempts = 0;
+        d.attempts = Math.max(d.attempts, highest == null ? 0 : highest);
+        d.scheduleStart = d.attempts;
         d.nextAttemptAt = clock.instant();
         d.leaseOwner = null;
         d.leaseUntil = null;

@@ -13,14 +13,19 @@ import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.convplatform.hook.admin.AdminResource.AttemptView;
 import com.convplatform.hook.admin.AdminResource.EndpointView;
 import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.delivery.Delivery.EndpointState;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * What an operator looks at first (the operator console's overview and delivery pages): counts by status over the
  * last hour and day, the backlog and its oldest event, the disabled endpoints; and one delivery with the event it
- * carries. Served by {@link AdminResource} ({@code /admin/v1/deliveries/summary}, {@code /admin/v1/deliveries/{id}}).
+ * carries and its attempts. Served by {@link AdminResource} ({@code /admin/v1/deliveries/summary},
+ * {@code /admin/v1/deliveries/{id}}, {@code /admin/v1/deliveries/{id}/attempts}).
  */
 @ApplicationScoped
 public class DeliveryInsights {
@@ -45,13 +50,21 @@ public class DeliveryInsights {
                     "PENDING", "DELIVERED", "DEAD"}) String status,
             int attempts, Instant nextAttemptAt, String lastError, Instant deliveredAt, Instant createdAt,
             @Schema(description = "The id of the intake request that carried the event") String requestId,
-            @Schema(description = "The event as accepted: the JSON body every attempt signs and sends") String payload){
+            @Schema(description = "The event as accepted: the JSON body every attempt signs and sends (with its own"
+                    + " signature_timestamp added last)") String payload,
+            @Schema(description = "Every attempt, in the order they were made, each with the signature headers it"
+                    + " sent (as GET /admin/v1/deliveries/{id}/attempts)") List<AttemptView> attemptHistory){
     }
 
-    private final Clock clock;
+    private static final TypeReference<LinkedHashMap<String, String>> HEADERS = new TypeReference<>() {
+    };
 
-    public DeliveryInsights(Clock clock) {
+    private final Clock clock;
+    private final ObjectMapper json;
+
+    public DeliveryInsights(Clock clock, ObjectMapper json) {
         this.clock = clock;
+        this.json = json;
     }
 
     @Transactional
@@ -78,7 +91,30 @@ public class DeliveryInsights {
                 .setParameter(1, d.eventId).getSingleResult();
         return new DeliveryDetail(d.id, d.eventId, d.accountId, ((Number) event[0]).longValue(), d.status,
                 d.attempts, d.nextAttemptAt, d.lastError, d.deliveredAt, d.createdAt, (String) event[2],
-                (String) event[1]);
+                (String) event[1], attempts(d.id));
+    }
+
+    /**
+     * The delivery's attempts in the order they were made (by their start: before attempt numbers went on over a
+     * retry, a retried delivery numbered them from 1 again).
+     */
+    List<AttemptView> attempts(String deliveryId) {
+        return Delivery.Attempt.<Delivery.Attempt>list("deliveryId = ?1 order by startedAt, attempt, id", deliveryId)
+                .stream().map(a -> new AttemptView(a.attempt, a.startedAt, a.latencyMs, a.statusCode, a.error,
+                        headers(a.signatureHeaders)))
+                .toList();
+    }
+
+    /** The stored JSON object of name to value; empty when none were recorded. */
+    private Map<String, String> headers(String stored) {
+        if (stored == null) {
+            return Map.of();
+        }
+        try {
+            return json.readValue(stored, HEADERS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A stored attempt's signature headers are not a JSON object", e);
+        }
     }
 
     /** The id of the account's event with that message id, or null. */

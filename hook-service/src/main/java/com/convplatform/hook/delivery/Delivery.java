@@ -22,7 +22,10 @@ public class Delivery extends PanacheEntityBase {
     public String eventId;
     public String accountId;
     public String status;
+    /** The number of the last attempt made: attempt numbers go on over an operator's retry or replay. */
     public int attempts;
+    /** {@link #attempts} when an operator last queued it again: its retry schedule counts the attempts after it. */
+    public int scheduleStart;
     public Instant nextAttemptAt;
     public String leaseOwner;
     public Instant leaseUntil;
@@ -40,6 +43,8 @@ public class Delivery extends PanacheEntityBase {
         public long latencyMs;
         public Integer statusCode;
         public String error;
+        /** The signature headers the attempt's request carried, a JSON object of name to value; null: none recorded. */
+        public String signatureHeaders;
     }
 
     /** One account endpoint's streak of failed attempts and whether it is disabled; no row: healthy and enabled. */

@@ -31,6 +31,8 @@ import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.Delivery.EndpointState;
 import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.TimeOrderedIds;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -44,11 +46,16 @@ public class DeliveryStore {
     private static final Logger LOG = Logger.getLogger(DeliveryStore.class);
 
     /**
-     * A claimed delivery and what is needed to send it; {@code leaseOwner} is unique to the claim; {@code traceparent}
-     * the trace context its event came with (null: none).
+     * A claimed delivery and what is needed to send it; {@code attempt} is this attempt's number, which goes on over an
+     * operator's retry, and {@code scheduleStart} the number of the last attempt before that retry (0: none);
+     * {@code leaseOwner} is unique to the claim; {@code traceparent} the trace context its event came with (null: none).
      */
-    public record Claimed(String id, String accountId, String payload, int attempt, Instant receivedAt,
-            String leaseOwner, Instant leaseUntil, String requestId, String traceparent) {
+    public record Claimed(String id, String accountId, String payload, int attempt, int scheduleStart,
+            Instant receivedAt, String leaseOwner, Instant leaseUntil, String requestId, String traceparent) {
+        /** Where this attempt is in the retry schedule: 1 for the first attempt, or the first after a retry. */
+        int step() {
+            return attempt - scheduleStart;
+        }
     }
 
     public record Accepted(String eventId, boolean duplicate) {
@@ -95,21 +102,28 @@ public class DeliveryStore {
         }
     }
 
-    public record Recorded(Claimed claimed, Outcome outcome, long latencyMs) {
+    /**
+     * An attempt's outcome and the signature headers its request carried, name to value as sent (empty when it sent
+     * none: the account lookup failed, the address was refused).
+     */
+    public record Recorded(Claimed claimed, Outcome outcome, long latencyMs, Map<String, String> signatureHeaders) {
     }
 
     private final DataSource dataSource;
     private final Clock clock;
     private final HookConfig config;
     private final MeterRegistry metrics;
+    private final ObjectMapper json;
     private final String replica = UUID.randomUUID().toString();
     private final AtomicLong claims = new AtomicLong();
 
-    public DeliveryStore(DataSource dataSource, Clock clock, HookConfig config, MeterRegistry metrics) {
+    public DeliveryStore(DataSource dataSource, Clock clock, HookConfig config, MeterRegistry metrics,
+            ObjectMapper json) {
         this.dataSource = dataSource;
         this.clock = clock;
         this.config = config;
         this.metrics = metrics;
+        this.json = json;
         LOG.infof("Delivery replica %s: the lease owners this replica writes start with it", replica);
     }
 
@@ -194,7 +208,7 @@ public class DeliveryStore {
             + " and s.disabled_at is not null) order by d.status, d.next_attempt_at limit ?)";
     /** The rows this claim took: due again at its lease's end, with its owner token (read by the due index). */
     private static final String SELECT_TAKEN = "select d.id, d.account_id, d.attempts, e.payload, e.received_at,"
-            + " e.request_id, e.traceparent from delivery d join hook_event e on e.id = d.event_id"
+            + " e.request_id, e.traceparent, d.schedule_start from delivery d join hook_event e on e.id = d.event_id"
             + " where d.status = 'PENDING' and d.next_attempt_at = ? and d.lease_owner = ? order by d.created_at";
 
     /** Claims up to {@code max} due deliveries, oldest due first, with a lease unique to this claim. */
@@ -211,7 +225,11 @@ public class DeliveryStore {
             try (PreparedStatement taken = c.prepareStatement(SELECT_TAKEN);
                     ResultSet r = bind(taken, until, owner).executeQuery()) {
                 while (r.next()) {
-                    out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), r.getInt(3) + 1,
+                    int attempts = r.getInt(3);
+                    // A count below the schedule's start was set back to 0 by a replica from before V5 (a retry during
+                    // the rolling update): the schedule counts from that reset (and the outcome records it so).
+                    int scheduleStart = r.getInt(8) <= attempts ? r.getInt(8) : 0;
+                    out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), attempts + 1, scheduleStart,
                             r.getObject(5, OffsetDateTime.class).toInstant(), owner, until.toInstant(),
                             r.getString(6), r.getString(7)));
                 }
@@ -221,10 +239,11 @@ public class DeliveryStore {
     }
 
     private static final String INSERT_ATTEMPT = "insert into delivery_attempt"
-            + " (id, delivery_id, attempt, started_at, latency_ms, status_code, error) values (?, ?, ?, ?, ?, ?, ?)";
+            + " (id, delivery_id, attempt, started_at, latency_ms, status_code, error, signature_headers)"
+            + " values (?, ?, ?, ?, ?, ?, ?, ?)";
     /** A delivery whose lease another claim owns by now keeps its state: the update finds no row. */
-    private static final String UPDATE_DELIVERY = "update delivery set attempts = ?, status = ?, next_attempt_at = ?,"
-            + " delivered_at = ?, last_error = ?, lease_owner = null, lease_until = null"
+    private static final String UPDATE_DELIVERY = "update delivery set attempts = ?, schedule_start = ?, status = ?,"
+            + " next_attempt_at = ?, delivered_at = ?, last_error = ?, lease_owner = null, lease_until = null"
             + " where id = ? and lease_owner = ?";
 
     /**
@@ -248,12 +267,12 @@ public class DeliveryStore {
                             ? null
                             : o.error().substring(0, Math.min(o.error().length(), 1000));
                     bind(attempt, TimeOrderedIds.next(), cl.id(), cl.attempt(), utc(started), r.latencyMs(),
-                            o.statusCode(), error).addBatch();
+                            o.statusCode(), error, headers(r.signatureHeaders())).addBatch();
                     String status = status(cl, o);
                     // the claim had moved it to the lease's end; a retry falls due after its wait
                     Instant next = status.equals(Delivery.PENDING) ? now.plus(wait(cl, o)) : started;
-                    bind(delivery, cl.attempt(), status, utc(next), o.delivered() ? utc(now) : null, error, cl.id(),
-                            cl.leaseOwner()).addBatch();
+                    bind(delivery, cl.attempt(), cl.scheduleStart(), status, utc(next), o.delivered() ? utc(now) : null,
+                            error, cl.id(), cl.leaseOwner()).addBatch();
                 }
                 attempt.executeBatch();
                 updated = delivery.executeBatch();
@@ -293,17 +312,29 @@ public class DeliveryStore {
 
     /** Where an attempt's outcome leaves its delivery: delivered, dead (dead-lettered) or pending (to be retried). */
     String status(Claimed cl, Outcome o) {
-        boolean dead = o.permanent() || cl.attempt() > config.delivery().retrySchedule().size();
+        boolean dead = o.permanent() || cl.step() > config.delivery().retrySchedule().size();
         return o.delivered() ? Delivery.DELIVERED : dead ? Delivery.DEAD : Delivery.PENDING;
     }
 
     /** The wait before a retry: the schedule's, jittered, or the receiver's Retry-After when longer (at most 24 h). */
     private Duration wait(Claimed cl, Outcome o) {
-        Duration wait = jitter(config.delivery().retrySchedule().get(cl.attempt() - 1));
+        Duration wait = jitter(config.delivery().retrySchedule().get(cl.step() - 1));
         if (o.retryAfter() != null && o.retryAfter().compareTo(wait) > 0) {
             return o.retryAfter().compareTo(Duration.ofHours(24)) > 0 ? Duration.ofHours(24) : o.retryAfter();
         }
         return wait;
+    }
+
+    /** The headers as a JSON object (null when none were sent). */
+    private String headers(Map<String, String> headers) {
+        if (headers == null || headers.isEmpty()) {
+            return null;
+        }
+        try {
+            return json.writeValueAsString(headers);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Header names and values are strings: " + e.getMessage(), e);
+        }
     }
 
     private static final Map<String, String> COUNTERS = Map.of(Delivery.DELIVERED, "hook.deliveries.delivered",

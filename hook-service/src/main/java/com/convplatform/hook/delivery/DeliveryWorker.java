@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -265,8 +266,9 @@ public class DeliveryWorker {
                     tracing.queued(c, c.leaseUntil().minus(config.delivery().lease()));
                     Span span = tracing.attempt(c);
                     Outcome o = null;
+                    Map<String, String> signatureHeaders = new LinkedHashMap<>();
                     try (Scope ignored = span.makeCurrent()) {
-                        o = attempt(c);
+                        o = attempt(c, signatureHeaders);
                         if (o != null) {
                             LOG.debugf("Delivery %s attempt %d: %s", c.id(), c.attempt(),
                                     o.delivered() ? "delivered (" + o.statusCode() + ")" : o.error());
@@ -275,7 +277,8 @@ public class DeliveryWorker {
                         DeliveryTracing.end(span, o, o == null ? null : store.status(c, o));
                     }
                     if (o != null && !cutOff) {
-                        record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000));
+                        record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000,
+                                signatureHeaders));
                         if (!running) {
                             finishedWhileStopping.incrementAndGet();
                         }
@@ -328,8 +331,11 @@ public class DeliveryWorker {
         }
     }
 
-    /** One attempt; null when interrupted (this replica stops: drain() hands its lease back). */
-    private Outcome attempt(DeliveryStore.Claimed c) {
+    /**
+     * One attempt; null when interrupted (this replica stops: drain() hands its lease back). Once the request is signed,
+     * {@code signatureHeaders} holds its signature headers, name to value, as they are sent.
+     */
+    private Outcome attempt(DeliveryStore.Claimed c, Map<String, String> signatureHeaders) {
         Optional<String> webhook;
         try {
             webhook = accounts.webhookUrl(c.accountId());
@@ -350,9 +356,13 @@ public class DeliveryWorker {
             URI target = URI.create(webhook.get());
             InetAddress[] addresses = poster.addresses(target); // resolved and checked once; sent to one of these
             HookSigner.SignedHeaders signed = identity.signer().sign(body);
-            Map<String, String> headers = Map.of("Content-Type", "application/json", HookHeaders.SIGNATURE,
-                    signed.signature(), HookHeaders.CERTIFICATE_URL, signed.certificateUrl(), "X-Hook-Delivery-Id",
-                    c.id(), "X-Hook-Attempt", String.valueOf(c.attempt()));
+            signatureHeaders.put(HookHeaders.SIGNATURE, signed.signature());
+            signatureHeaders.put(HookHeaders.CERTIFICATE_URL, signed.certificateUrl());
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("Content-Type", "application/json");
+            headers.putAll(signatureHeaders);
+            headers.put("X-Hook-Delivery-Id", c.id());
+            headers.put("X-Hook-Attempt", String.valueOf(c.attempt()));
             return poster.post(target, addresses, headers, body);
         } catch (IllegalArgumentException e) {
             return DeliveryTracing.failed("invalid_webhook_url",

@@ -1,5 +1,6 @@
 package com.convplatform.hook.admin;
 
+import static com.convplatform.hook.HookPlatformResource.received;
 import static com.convplatform.hook.delivery.HookDeliveryTest.INTERNAL;
 import static com.convplatform.hook.delivery.HookDeliveryTest.OPERATOR;
 import static com.convplatform.hook.delivery.HookDeliveryTest.account;
@@ -7,30 +8,50 @@ import static com.convplatform.hook.delivery.HookDeliveryTest.awaitDelivered;
 import static com.convplatform.hook.delivery.HookDeliveryTest.event;
 import static com.convplatform.hook.delivery.HookDeliveryTest.intake;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.crypto.FailureCode;
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.hook.HookHeaders;
+import com.convplatform.crypto.hook.HookVerifier;
 import com.convplatform.hook.HookPlatformResource;
+import com.convplatform.hook.HookPlatformResource.Answer;
+import com.convplatform.hook.HookPlatformResource.Received;
+import com.convplatform.hook.delivery.Delivery;
+import com.convplatform.hook.delivery.HookDeliveryTest;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
-/** The operator views behind the console: one delivery with its event, the filters and pages, and the summary. */
+/**
+ * The operator views behind the console: one delivery with its event and its attempts (each with the signature headers
+ * it sent, verified over the body the receiver got), attempt numbers after a retry, the filters and pages, and the
+ * summary.
+ */
 @QuarkusTest
 @QuarkusTestResource(HookPlatformResource.class)
 class DeliveryInsightsTest {
@@ -52,6 +73,170 @@ class DeliveryInsightsTest {
                 .body("status", equalTo("DELIVERED")).body("request_id", equalTo("insight-req-1"))
                 .body("payload", containsString("\"message_id\":4711"))
                 .body("payload", containsString("quick_replies"));
+    }
+
+    private static io.restassured.response.ValidatableResponse detail(String id) {
+        return given().header("Authorization", OPERATOR).get("/admin/v1/deliveries/" + id).then().statusCode(200);
+    }
+
+    private static String onlyDelivery(String account) {
+        List<Map<String, Object>> rows = list(Map.of("account_id", account));
+        assertEquals(1, rows.size(), rows.toString());
+        return (String) rows.get(0).get("delivery_id");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> signatureHeaders(Map<String, Object> attempt) {
+        return (Map<String, String>) attempt.get("signature_headers");
+    }
+
+    @AfterAll
+    static void stopTheCertificateHost() {
+        HookDeliveryTest.stop();
+    }
+
+    @Test
+    void eachAttemptShowsTheSignatureHeadersItSentAndTheStoredSignatureVerifiesOverTheDeliveredBody()
+            throws Exception {
+        String account = account();
+        HookPlatformResource.script(account, new Answer(500, 0, null));
+        intake(event(account, 4712), 202);
+        awaitDelivered(account, 1);
+        List<Received> hooks = received(account);
+        assertEquals(2, hooks.size(), "a 500, then the retry answered 200");
+        String id = onlyDelivery(account);
+
+        List<Map<String, Object>> attempts = detail(id).body("attempts", equalTo(2))
+                .body("attempt_history.attempt", contains(1, 2)).body("attempt_history.status_code", contains(500, 200))
+                .extract().path("attempt_history");
+        HookVerifier verifier = HookDeliveryTest.verifier();
+        for (int i = 0; i < 2; i++) {
+            Map<String, String> stored = signatureHeaders(attempts.get(i));
+            Received sent = hooks.get(i);
+            assertEquals(String.valueOf(i + 1), sent.header("X-Hook-Attempt"));
+            // Exactly the signing headers, under the names hook-service sends (spec 4.4), with the values sent.
+            assertEquals(List.of(HookHeaders.SIGNATURE, HookHeaders.CERTIFICATE_URL), List.copyOf(stored.keySet()));
+            assertEquals(sent.header("signature"), stored.get(HookHeaders.SIGNATURE));
+            assertEquals(sent.header("signature-certificate-url"), stored.get(HookHeaders.CERTIFICATE_URL));
+            assertEquals("https://" + HookPlatformResource.CERT_HOST + "/platform/hooks/certificate/",
+                    stored.get(HookHeaders.CERTIFICATE_URL));
+            // The stored value verifies over the body the receiver got, with the published certificate.
+            verifier.verify(stored.get(HookHeaders.SIGNATURE), stored.get(HookHeaders.CERTIFICATE_URL), sent.body());
+        }
+        // It is the signature of exactly those bytes: one byte changed and it no longer verifies.
+        Map<String, String> last = signatureHeaders(attempts.get(1));
+        byte[] changed = hooks.get(1).body().clone();
+        changed[changed.length - 3]++;
+        VerificationException mismatch = assertThrows(VerificationException.class, () -> verifier
+                .verify(last.get(HookHeaders.SIGNATURE), last.get(HookHeaders.CERTIFICATE_URL), changed));
+        assertEquals(FailureCode.SIGNATURE_MISMATCH, mismatch.code());
+
+        // The attempts list says the same.
+        given().header("Authorization", OPERATOR).get("/admin/v1/deliveries/" + id + "/attempts").then()
+                .statusCode(200).body("signature_headers", equalTo(attempts.stream()
+                        .map(a -> a.get("signature_headers")).toList()));
+    }
+
+    @Test
+    void anAttemptThatSentNoRequestShowsNoSignatureHeaders() {
+        String account = account();
+        HookPlatformResource.WEBHOOKS.put(account, "ftp://hooks.receiver.test/" + account);
+        intake(event(account, 1), 202);
+        String id = onlyDelivery(account);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "DEAD".equals(given().header("Authorization", OPERATOR)
+                .get("/admin/v1/deliveries/" + id).then().extract().path("status")));
+        detail(id).body("attempt_history", hasSize(4))
+                .body("attempt_history.error", everyItem(containsString("not an absolute http(s) URL")))
+                .body("attempt_history.signature_headers", everyItem(equalTo(Map.of())));
+        assertEquals(List.of(), received(account));
+    }
+
+    @Test
+    void afterAnOperatorRetryAttemptNumbersGoOnAndTheRetryScheduleStartsAgain() {
+        String account = account();
+        // Four failures: the first attempt and the three retries of the test schedule, then dead.
+        HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(500, 0, null),
+                new Answer(500, 0, null), new Answer(500, 0, null));
+        intake(event(account, 9), 202);
+        String id = onlyDelivery(account);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "DEAD".equals(given().header("Authorization", OPERATOR)
+                .get("/admin/v1/deliveries/" + id).then().extract().path("status")));
+        detail(id).body("attempts", equalTo(4)).body("attempt_history.attempt", contains(1, 2, 3, 4));
+
+        // The receiver is looked at and the operator retries: three more failures still leave it retrying (a full
+        // schedule again), the fourth attempt after the retry is answered 200. Attempts 5 to 8, never 1 to 4 again.
+        // (Enabling the endpoint clears its failure streak, which would otherwise disable it by the test's rule: 6
+        // failures over 1 s.)
+        HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(500, 0, null),
+                new Answer(500, 0, null));
+        given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + account + "/endpoint/enable").then()
+                .statusCode(200).body("consecutive_failures", equalTo(0));
+        given().header("Authorization", OPERATOR).post("/admin/v1/deliveries/" + id + "/retry").then()
+                .statusCode(200).body("status", equalTo("PENDING")).body("attempts", equalTo(4));
+        awaitDelivered(account, 1);
+        detail(id).body("attempts", equalTo(8))
+                .body("attempt_history.attempt", contains(1, 2, 3, 4, 5, 6, 7, 8))
+                .body("attempt_history.status_code", contains(500, 500, 500, 500, 500, 500, 500, 200));
+        given().header("Authorization", OPERATOR).get("/admin/v1/deliveries/" + id + "/attempts").then()
+                .statusCode(200).body("attempt", contains(1, 2, 3, 4, 5, 6, 7, 8));
+        assertEquals(List.of("1", "2", "3", "4", "5", "6", "7", "8"),
+                received(account).stream().map(h -> h.header("X-Hook-Attempt")).toList(), "X-Hook-Attempt sent");
+
+        // Delivered: nothing more to retry, and the numbers stay as they are.
+        given().header("Authorization", OPERATOR).post("/admin/v1/deliveries/" + id + "/retry").then()
+                .statusCode(409).body("error_code", equalTo("ALREADY_DELIVERED"));
+        given().header("Authorization", OPERATOR).post("/admin/v1/deliveries/nope/retry").then().statusCode(404)
+                .body("error_code", equalTo("DELIVERY_NOT_FOUND"));
+        given().header("Authorization", INTERNAL).post("/admin/v1/deliveries/" + id + "/retry").then()
+                .statusCode(403).body("error_code", equalTo("FORBIDDEN"));
+        detail(id).body("attempts", equalTo(8)).body("attempt_history", hasSize(8));
+    }
+
+    /** Plays a replica from before attempt numbers went on (V5), during a rolling update. */
+    @jakarta.enterprise.context.ApplicationScoped
+    static class OldReplica {
+        /** Its retry: the count set back to 0, the new schedule start left as it was. */
+        @jakarta.transaction.Transactional
+        void retry(String deliveryId, int scheduleStartLeft) {
+            Delivery.update("status = ?1, attempts = 0, scheduleStart = ?2, nextAttemptAt = ?3 where id = ?4",
+                    Delivery.PENDING, scheduleStartLeft, Instant.now(), deliveryId);
+        }
+    }
+
+    @jakarta.inject.Inject
+    OldReplica oldReplica;
+
+    @Test
+    void aRetryByAReplicaFromBeforeV5StartsTheScheduleFromItsReset() {
+        String account = account();
+        HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(500, 0, null),
+                new Answer(500, 0, null), new Answer(500, 0, null));
+        intake(event(account, 3), 202);
+        String id = onlyDelivery(account);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "DEAD".equals(given().header("Authorization", OPERATOR)
+                .get("/admin/v1/deliveries/" + id).then().extract().path("status")));
+        // A new replica's retry had left schedule_start at 4; the old one sets the count back to 0: the next attempts
+        // are 1 and 2 again (as that code numbered them), retried on the schedule, and delivered.
+        HookPlatformResource.script(account, new Answer(500, 0, null));
+        oldReplica.retry(id, 4);
+        awaitDelivered(account, 1);
+        detail(id).body("attempts", equalTo(2)).body("attempt_history.attempt", contains(1, 2, 3, 4, 1, 2))
+                .body("attempt_history.status_code", contains(500, 500, 500, 500, 500, 200));
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesEachAttemptsSignatureHeadersWithAnExample() {
+        given().accept(ContentType.JSON).get("/q/openapi").then().statusCode(200)
+                .body("components.schemas.DeliveryDetail.properties.attempt_history.items.$ref",
+                        equalTo("#/components/schemas/AttemptView"))
+                .body("components.schemas.AttemptView.properties.signature_headers.type", equalTo("object"))
+                .body("components.schemas.AttemptView.properties.signature_headers.description",
+                        allOf(containsString("exactly as sent"), containsString("Not secret"),
+                                containsString("An empty object when none were recorded")))
+                .body("components.schemas.AttemptView.properties.signature_headers.examples[0].signature",
+                        matchesPattern("[A-Za-z0-9+/]{342}=="))
+                .body("components.schemas.AttemptView.properties.signature_headers.examples[0].'signature-certificate-url'",
+                        equalTo("https://hooks.platform.example/platform/hooks/certificate/"));
     }
 
     @Test

@@ -51,8 +51,16 @@ public class HookDeliveryTest {
 
     @BeforeEach
     void receiverSideVerifier() {
+        verifier();
+    }
+
+    /**
+     * The verifier a receiver runs, downloading this service's certificate document over HTTPS (a loopback server
+     * standing in for the certificate URL's host); made once.
+     */
+    public static synchronized HookVerifier verifier() {
         if (verifier != null) {
-            return;
+            return verifier;
         }
         String document = given().get("/platform/hooks/certificate/").then().statusCode(200).extract().asString();
         certHost = HttpsTestServer.start(HookPlatformResource.pki, CERT_HOST);
@@ -62,13 +70,17 @@ public class HookDeliveryTest {
                 .fetcher(CertificateFetcher.withDefaults(HookPlatformResource.pki.clientContext(),
                         HostOverrides.parse(List.of(certHost.override(CERT_HOST)))))
                 .build();
+        return verifier;
     }
 
+    /** Stops the certificate's host; the next {@link #verifier()} starts another. */
     @AfterAll
-    static void stop() {
+    public static synchronized void stop() {
         if (certHost != null) {
             certHost.close();
         }
+        certHost = null;
+        verifier = null;
     }
 
     public static Map<String, Object> event(String account, long messageId) {
@@ -290,6 +302,8 @@ public class HookDeliveryTest {
                 .then().statusCode(200).body("requeued", equalTo(1));
         await().atMost(Duration.ofSeconds(10)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
         assertEquals(5, received(account).size());
+        assertEquals("5", received(account).get(4).header("X-Hook-Attempt"), "the replay's attempt goes on from 4");
+        assertEquals(5, delivery(account).get("attempts"));
     }
 
     @Test

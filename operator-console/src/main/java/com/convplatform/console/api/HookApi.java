@@ -21,12 +21,18 @@ public interface HookApi {
             Instant nextAttemptAt, String lastError, Instant deliveredAt, Instant createdAt) {
     }
 
+    /** {@code attemptHistory}: every attempt in the order they were made; null from a hook-service before it. */
     record DeliveryDetail(String deliveryId, String eventId, String accountId, long messageId, String status,
             int attempts, Instant nextAttemptAt, String lastError, Instant deliveredAt, Instant createdAt,
-            String requestId, String payload) {
+            String requestId, String payload, List<Attempt> attemptHistory) {
     }
 
-    record Attempt(int attempt, Instant startedAt, long latencyMs, Integer statusCode, String error) {
+    /**
+     * {@code signatureHeaders}: the signature headers the attempt sent, name to value; empty when none were recorded,
+     * null from a hook-service before it recorded them.
+     */
+    record Attempt(int attempt, Instant startedAt, long latencyMs, Integer statusCode, String error,
+            Map<String, String> signatureHeaders) {
     }
 
     record Endpoint(String accountId, boolean enabled, int consecutiveFailures, Instant failingSince,

@@ -193,11 +193,16 @@ public class ConsolePages {
     @Path("deliveries/{id}")
     public TemplateInstance delivery(@RestPath String id, @RestQuery String notice) {
         Outcome<HookApi.DeliveryDetail> d = Outcome.of("hook-service", () -> hook.delivery(id));
-        // In the order they were made: a retried delivery numbers its attempts from 1 again.
-        Outcome<List<HookApi.Attempt>> attempts = Outcome.of("hook-service", () -> hook.attempts(id).stream()
-                .sorted(java.util.Comparator.comparing(HookApi.Attempt::startedAt,
-                        java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())))
-                .toList());
+        // The attempts come with the delivery; a hook-service from before that is asked for them on their own. In the
+        // order they were made: attempts of a delivery retried before hook-service numbered on were numbered from 1.
+        Outcome<List<HookApi.Attempt>> attempts = d.ok() && d.value().attemptHistory() != null
+                ? new Outcome<>(d.value().attemptHistory(), null, 200)
+                : Outcome.of("hook-service", () -> hook.attempts(id));
+        if (attempts.ok()) {
+            attempts = new Outcome<>(attempts.value().stream().sorted(java.util.Comparator.comparing(
+                    HookApi.Attempt::startedAt, java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())))
+                    .toList(), null, 200);
+        }
         Outcome<Account> a = d.ok()
                 ? Outcome.of("management-service", () -> management.account(d.value().accountId()))
                 : new Outcome<>(null, null, 200);
