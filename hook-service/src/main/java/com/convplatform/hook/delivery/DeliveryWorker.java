@@ -134,6 +134,12 @@ public class DeliveryWorker {
         return connect.multipliedBy(2).plus(read);
     }
 
+    /** Whether the longest send, and the margin, still fit in what is left of the claim's lease. */
+    private boolean leaseCoversTheSend(DeliveryStore.Claimed c) {
+        return clock.instant().plus(longestAttempt(config.delivery().connectTimeout(), config.delivery().readTimeout()))
+                .plus(LEASE_MARGIN).isBefore(c.leaseUntil());
+    }
+
     private static Thread daemon(Runnable r, String name) {
         Thread t = new Thread(r, name);
         t.setDaemon(true); // should stop() not run, nothing here keeps the JVM alive
@@ -260,8 +266,7 @@ public class DeliveryWorker {
         try {
             turns.acquire();
             try {
-                if (running && clock.instant().plus(longestAttempt(config.delivery().connectTimeout(),
-                        config.delivery().readTimeout())).plus(LEASE_MARGIN).isBefore(c.leaseUntil())) {
+                if (running && leaseCoversTheSend(c)) {
                     long start = System.nanoTime();
                     tracing.queued(c, c.leaseUntil().minus(config.delivery().lease()));
                     Span span = tracing.attempt(c);
@@ -337,6 +342,7 @@ public class DeliveryWorker {
      */
     private Outcome attempt(DeliveryStore.Claimed c, Map<String, String> signatureHeaders) {
         Optional<String> webhook;
+        long lookupStart = System.nanoTime();
         try {
             webhook = accounts.webhookUrl(c.accountId());
         } catch (RuntimeException e) {
@@ -351,6 +357,13 @@ public class DeliveryWorker {
         } else if (body == null) {
             return DeliveryTracing.failed("unreadable_payload",
                     Outcome.permanent("stored payload unreadable: not a JSON object"));
+        } else if (!leaseCoversTheSend(c)) {
+            // A slow lookup (management-service slow, its retries) ate the lease: sending now could outlast it, and
+            // another replica would send the same hook again. Nothing was sent; the platform's trouble, retried later
+            // with the URL then cached.
+            return DeliveryTracing.failed("account_lookup_slow", Outcome.platformFailed("the account lookup took "
+                    + (System.nanoTime() - lookupStart) / 1_000_000 + " ms, which left too little of the lease ("
+                    + config.delivery().lease() + ") to send within the attempt's deadline; not sent, retried later"));
         }
         try {
             URI target = URI.create(webhook.get());
