@@ -19,7 +19,8 @@ public final class Fixtures {
 
     /** Creates (once per FQDN) an account and returns its id. */
     public static String account(String fqdn) {
-        String existing = given().header("Authorization", OPERATOR).get("/admin/v1/accounts").then().statusCode(200)
+        String existing = given().header("Authorization", OPERATOR).queryParam("q", fqdn).queryParam("limit", 1000)
+                .get("/admin/v1/accounts").then().statusCode(200)
                 .extract().path("find { it.fqdn == '" + fqdn + "' }.account_id");
         if (existing != null) {
             return existing;

@@ -5,16 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +41,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
+import com.convplatform.crypto.management.ManagementRequestSigner;
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.CertificateBuilder;
+import com.convplatform.crypto.pki.KeyPairs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -41,8 +54,10 @@ import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * In the machine's Chromium, against the real three services (their built jars, embedded storage): an operator signs
- * in, and answers "did customer acme.example get message 4711, and if not, why?" in three clicks from the overview
- * (find, the delivery, retry), then sees it delivered; and finds the account. Screenshots of each page are kept in
+ * in, sees the overview's figures (the upload outbox empty, the JWT signing key due for rotation in five days), and
+ * answers "did customer acme.example get message 4711, and if not, why?" in three clicks from the overview (find, the
+ * delivery, retry), then sees it delivered; finds the account through management-service's search and sees the file
+ * it uploaded (through the real token and upload endpoints) handed off. Screenshots of each page are kept in
  * target/screenshots. Tagged "browser": run by {@code -Dgroups=browser -DexcludedGroups=} after the services are built.
  */
 @QuarkusTest
@@ -55,6 +70,8 @@ class BrowserJourneyTest {
     static final String CHROMEDRIVER = "/usr/bin/chromedriver";
     static final Path SHOTS = Path.of("target", "screenshots");
     static final ObjectMapper JSON = new ObjectMapper();
+    static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
+            .withZone(ZoneOffset.UTC);
     static WebDriver browser;
     static Path profile;
 
@@ -110,6 +127,15 @@ class BrowserJourneyTest {
         assertTrue(dead.getAttribute("class").contains("bad"), dead.getAttribute("class"));
         assertTrue(dead.getText().startsWith("1 "), dead.getText());
         assertTrue(browser.findElement(By.id("tile-cert")).getText().contains("hook signing certificate expires"));
+        // Nothing waits in upload-service's outbox; the JWT key, first used 85 days ago, is due in 5 days (warning).
+        WebElement outbox = browser.findElement(By.id("tile-outbox"));
+        assertTrue(outbox.getAttribute("class").contains("ok"), outbox.getAttribute("class"));
+        assertTrue(outbox.getText().startsWith("0 uploads waiting for hook-service"), outbox.getText());
+        WebElement key = browser.findElement(By.id("tile-jwt-key"));
+        assertTrue(key.getAttribute("class").contains("warn"), key.getAttribute("class"));
+        assertTrue(key.getText().startsWith("JWT signing key first used 85 days ago"), key.getText());
+        assertEquals(UTC.format(Platform.KEY_MADE.plus(Duration.ofDays(90))),
+                browser.findElement(By.id("rotate-by")).getText());
         assertEquals("1", browser.findElement(By.cssSelector("#counts tbody tr:nth-child(1) td:nth-child(4)"))
                 .getText(), "dead-lettered in the last hour");
         shot("02-overview");
@@ -155,11 +181,21 @@ class BrowserJourneyTest {
         assertTrue(browser.findElements(By.id("retry")).isEmpty(), "no retry for a delivered hook");
         shot("05-delivery-delivered");
 
-        // The account, found by its business id.
+        // A file uploaded for the account, through the real token and upload endpoints, handed on to hook-service.
+        long uploaded = uploadFile(account, "journey.png");
+        await("the upload handed off to hook-service").atMost(Duration.ofSeconds(30)).until(() -> "HANDED_OFF"
+                .equals(upload("/admin/v1/messages?account_id=" + account).path(0).path("handoff").asText()));
+
+        // The account, found by its business id, and by part of its FQDN in capitals (management-service searches).
         navigate(By.linkText("Accounts"));
+        browser.findElement(By.id("q")).sendKeys("ACME.EX");
+        navigate(By.id("search"));
+        assertEquals(1, browser.findElements(By.cssSelector("#accounts tbody tr")).size());
+        browser.findElement(By.id("q")).clear();
         browser.findElement(By.id("q")).sendKeys("4242");
         navigate(By.id("search"));
         assertTrue(browser.getCurrentUrl().contains("/accounts?q=4242"), "shareable: " + browser.getCurrentUrl());
+        assertEquals(1, browser.findElements(By.cssSelector("#accounts tbody tr")).size());
         shot("06-accounts");
         navigate(By.linkText("acme.example"));
         assertEquals("acme.example", browser.findElement(By.tagName("h1")).getText());
@@ -167,6 +203,11 @@ class BrowserJourneyTest {
                 browser.findElement(By.id("webhook-url")).getText());
         assertTrue(browser.findElement(By.id("endpoint-state")).getText().startsWith("Enabled"));
         assertFalse(browser.findElements(By.cssSelector("#recent tbody tr")).isEmpty());
+        List<WebElement> uploads = browser.findElements(By.cssSelector("#uploads tbody tr"));
+        assertEquals(1, uploads.size(), "recent uploads");
+        assertEquals(String.valueOf(uploaded), uploads.get(0).findElement(By.className("message-link")).getText());
+        assertTrue(uploads.get(0).getText().contains("journey.png") && uploads.get(0).getText().contains("image/png")
+                && uploads.get(0).getText().contains("handed off"), uploads.get(0).getText());
         shot("07-account");
 
         // Disable with a reason: the overview then lists it.
@@ -236,6 +277,62 @@ class BrowserJourneyTest {
 
     private static JsonNode hook(String path) throws Exception {
         return call("GET", "http://127.0.0.1:" + Platform.hookPort + path, Platform.OPERATOR_KEY, null);
+    }
+
+    private static JsonNode upload(String path) throws Exception {
+        return call("GET", "http://127.0.0.1:" + Platform.uploadPort + path, Platform.OPERATOR_KEY, null);
+    }
+
+    /**
+     * As an integrator would: a self-signed certificate and a client registered for acme.example, a token asked for
+     * with a signed request, a user registered with upload-service, then a PNG uploaded with the token. Returns its
+     * message id.
+     */
+    private static long uploadFile(String account, String name) throws Exception {
+        String management = "http://127.0.0.1:" + Platform.managementPort;
+        KeyPair keys = KeyPairs.ecP256();
+        X509Certificate cert = CertificateBuilder.selfSigned(keys, "acme.example",
+                Instant.now().plus(Duration.ofDays(30)), "acme.example");
+        String certificate = call("POST", management + "/admin/v1/accounts/" + account + "/certificates",
+                Platform.OPERATOR_KEY, JSON.writeValueAsString(Map.of("certificate", Pem.toPem(cert))))
+                .path("certificate_uuid").asText();
+        String client = call("POST", management + "/admin/v1/accounts/" + account + "/clients", Platform.OPERATOR_KEY,
+                JSON.writeValueAsString(Map.of("name", "journey"))).path("client_id").asText();
+        byte[] body = JSON.writeValueAsBytes(Map.of("client_id", client, "fqdn", "acme.example", "timestamp",
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()));
+        HttpRequest.Builder token = HttpRequest.newBuilder(URI.create(management
+                + "/platform/management/token/issue/")).header("Content-Type", "application/json")
+                .header("SignatureCertUUID", certificate).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        new ManagementRequestSigner(keys.getPrivate()).headers(body, false).forEach(token::header);
+        HttpResponse<String> issued = HTTP.send(token.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, issued.statusCode(), issued.body());
+        String accessToken = JSON.readTree(issued.body()).path("access_token").asText();
+        call("POST", "http://127.0.0.1:" + Platform.uploadPort + "/admin/v1/users", Platform.OPERATOR_KEY,
+                JSON.writeValueAsString(Map.of("auth_id", "u42", "business_id", "4242")));
+
+        String boundary = "journey" + System.nanoTime();
+        ByteArrayOutputStream form = new ByteArrayOutputStream();
+        for (String[] field : new String[][]{{"auth_id", "u42"}, {"business_id", "4242"}, {"message_type", "1"},
+                {"message_body", "the receipt"}}) {
+            form.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field[0] + "\"\r\n\r\n"
+                    + field[1] + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        form.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + name
+                + "\"\r\nContent-Type: image/png\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        byte[] png = new byte[1500];
+        System.arraycopy(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, 0, png, 0, 8);
+        form.write(png);
+        form.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        // HTTP/1.1 as integrators send it: the JDK client otherwise offers an h2c upgrade with the body, which the
+        // upload endpoint's body reader does not take (INCOMPLETE_BODY)
+        HttpResponse<String> uploaded = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + Platform.uploadPort + "/v1.0/log_file_from_user/")).version(HttpClient.Version.HTTP_1_1)
+                .header("Authorization", "Bearer " + accessToken).header("client-id", client)
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(form.toByteArray())).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, uploaded.statusCode(), uploaded.body());
+        return JSON.readTree(uploaded.body()).path("message_id").asLong();
     }
 
     private static String createAccount(String name, String fqdn, String businessId) throws Exception {

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -82,6 +83,37 @@ class ConsoleSecurityTest {
                 .body(containsString("<span id=\"operator-name\">alice</span>"))
                 .body(containsString("hook-service could not be reached"))
                 .body(containsString("name=\"csrf-token\""));
+    }
+
+    /**
+     * Each panel that needs a service it cannot reach says so, naming the service, and the rest of the page is shown:
+     * the outbox and JWT key tiles of the overview, the server-side account search, an account's recent uploads.
+     */
+    @Test
+    void thePanelsOfAServiceThatCannotBeReachedSaySoAndThePageIsShown() {
+        String session = signIn("alice");
+        Response overview = given().cookie("quarkus-credential", session).get("/");
+        overview.then().statusCode(200);
+        assertEquals("tile warn", overview.htmlPath().getString(byId("tile-outbox") + ".@class"));
+        String outbox = overview.htmlPath().getString(byId("tile-outbox"));
+        assertTrue(outbox.startsWith("upload outbox: unavailable. upload-service could not be reached"), outbox);
+        assertEquals("tile warn", overview.htmlPath().getString(byId("tile-jwt-key") + ".@class"));
+        String key = overview.htmlPath().getString(byId("tile-jwt-key"));
+        assertTrue(key.startsWith("JWT signing key: unavailable. management-service could not be reached"), key);
+
+        given().cookie("quarkus-credential", session).queryParam("q", "acme").get("/accounts").then().statusCode(200)
+                .body(containsString("management-service could not be reached"))
+                .body(not(containsString("No account matches"))).body(containsString("value=\"acme\""));
+
+        Response account = given().cookie("quarkus-credential", session).get("/accounts/a1");
+        account.then().statusCode(200).body(containsString("<h2>Recent uploads</h2>"));
+        String uploads = account.htmlPath().getString(byId("uploads-unavailable"));
+        assertTrue(uploads.startsWith("Recent uploads unavailable: upload-service could not be reached"), uploads);
+    }
+
+    /** The HTML path of the element with this id. */
+    private static String byId(String id) {
+        return "**.find { it.@id == '" + id + "' }";
     }
 
     @Test

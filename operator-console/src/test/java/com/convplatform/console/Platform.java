@@ -10,7 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.awaitility.Awaitility;
 
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pem.PemFiles;
+import com.convplatform.crypto.pki.KeyPairs;
 import com.sun.net.httpserver.HttpServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -27,12 +33,15 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * The real platform for the browser test: the built jars of management-service, hook-service and upload-service on
  * free loopback ports, each on embedded storage in a fresh directory under target/, wired as run-local.sh wires them
  * (private-network delivery on, HTTP webhooks allowed), and a webhook receiver on loopback that answers
- * {@link #RECEIVER_STATUS}. The console under test is pointed at the three.
+ * {@link #RECEIVER_STATUS}. management-service's JWT signing key is a file dated {@link #KEY_MADE}. The console under
+ * test is pointed at the three.
  */
 public class Platform implements QuarkusTestResourceLifecycleManager {
     public static final String OPERATOR_KEY = "browser-operator-key";
     static final String MANAGEMENT_INTERNAL_KEY = "browser-management-internal-key";
     public static final String HOOK_INTERNAL_KEY = "browser-hook-internal-key";
+    /** When the JWT signing key's file was made, 85 days before the test: its rotate-by date is 5 days ahead. */
+    public static final Instant KEY_MADE = Instant.now().minus(Duration.ofDays(85)).truncatedTo(ChronoUnit.SECONDS);
     /** What the receiver answers to every hook. */
     public static final AtomicInteger RECEIVER_STATUS = new AtomicInteger(500);
     /** The signature header of every hook the receiver got, in order. */
@@ -87,6 +96,11 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
             managementPort = freePort();
             hookPort = freePort();
             uploadPort = freePort();
+            // The JWT signing key made 85 days ago: management-service takes the file's date as the key's first use,
+            // so the overview shows it five days before its rotate-by date (the warning colour).
+            Path key = data.resolve("management/jwt/current-key.pem");
+            PemFiles.writeOwnerOnly(key, Pem.toPem(KeyPairs.ecP256().getPrivate()));
+            Files.setLastModifiedTime(key, FileTime.from(KEY_MADE));
             start("management-service", data, Map.of("QUARKUS_HTTP_PORT", "" + managementPort,
                     "MANAGEMENT_DATA_DIR", data.resolve("management").toString(),
                     "MANAGEMENT_ADMIN_API_KEY", OPERATOR_KEY, "MANAGEMENT_INTERNAL_API_KEY", MANAGEMENT_INTERNAL_KEY,

@@ -6,11 +6,15 @@ import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -33,11 +37,16 @@ import com.convplatform.support.SqlExists;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
+import io.quarkus.hibernate.orm.panache.PanacheQuery;
+import io.quarkus.panache.common.Page;
+import io.quarkus.panache.common.Sort;
+
 /** Accounts, their clients and their registered self-signed certificates. */
 @ApplicationScoped
 public class AccountService {
     /** The most entries each lookup cache holds. */
     static final int CACHED = 10_000;
+    private static final Pattern FQDN = Pattern.compile(NewAccount.FQDN, Pattern.CASE_INSENSITIVE);
 
     private final Clock clock;
     private final ManagementConfig config;
@@ -75,8 +84,40 @@ public class AccountService {
         return AccountView.of(a);
     }
 
-    public List<AccountView> list() {
-        return Account.<Account>listAll().stream().map(AccountView::of).toList();
+    /**
+     * One page of the accounts in the order of their FQDNs, those after {@code after} (the FQDN of the last account of
+     * the page before; null for the first page), matching {@code query} when it is given: an FQDN or a name that
+     * contains it (case-insensitive), or the exact business id or account id. {@code %} and {@code _} are plain
+     * characters. The account table is read whole for a substring (no index serves one), which stays in the
+     * milliseconds for the accounts a platform has (tens of thousands at most); the page itself walks the FQDN index.
+     */
+    public List<AccountView> search(String q, String after, int limit) {
+        String query = q == null || q.isBlank() ? null : q.strip();
+        if (query != null && query.length() > 253) {
+            throw bad("INVALID_QUERY", "q is at most 253 characters (the longest FQDN)");
+        }
+        if (after != null && (after.length() > 253
+                || !FQDN.matcher(after).matches())) {
+            throw bad("INVALID_CURSOR", "after is the fqdn of the last account of the page before, such as"
+                    + " acme.example");
+        }
+        List<String> where = new ArrayList<>();
+        Map<String, Object> params = new HashMap<>();
+        if (query != null) {
+            where.add("(fqdn like :pattern escape '!' or lower(name) like :pattern escape '!'"
+                    + " or businessId = :exact or id = :exact)");
+            params.put("pattern", "%" + query.toLowerCase(Locale.ROOT).replace("!", "!!").replace("%", "!%")
+                    .replace("_", "!_") + "%");
+            params.put("exact", query);
+        }
+        if (after != null) {
+            where.add("fqdn > :after");
+            params.put("after", after.toLowerCase(Locale.ROOT));
+        }
+        PanacheQuery<Account> found = where.isEmpty()
+                ? Account.findAll(Sort.by("fqdn"))
+                : Account.find(String.join(" and ", where), Sort.by("fqdn"), params);
+        return found.page(Page.ofSize(limit)).list().stream().map(AccountView::of).toList();
     }
 
     public AccountView get(String accountId) {

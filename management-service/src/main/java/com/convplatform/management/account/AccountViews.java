@@ -46,8 +46,12 @@ public final class AccountViews {
             @NotBlank(message = "MISSING_FIELD: send {\"certificate\": \"<PEM of the self-signed certificate>\"}") @Schema(example = "-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n") String certificate) {
     }
 
-    public record AccountView(String accountId, String name, String fqdn, String businessId, String webhookUrl,
-            Instant createdAt, @Schema(description = REQUIRE_SHA256) boolean requireSha256) {
+    public record AccountView(@Schema(example = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10") String accountId,
+            @Schema(example = "Acme Support") String name, @Schema(example = "acme.example") String fqdn,
+            @Schema(example = "4242") String businessId,
+            @Schema(example = "https://acme.example/hooks") String webhookUrl,
+            @Schema(example = "2026-09-01T08:00:00Z") Instant createdAt,
+            @Schema(description = REQUIRE_SHA256) boolean requireSha256) {
         static AccountView of(Account a) {
             return new AccountView(a.id, a.name, a.fqdn, a.businessId, a.webhookUrl, a.createdAt, a.requireSha256);
         }

@@ -2,6 +2,7 @@ package com.convplatform.management.admin;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -15,11 +16,16 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -34,11 +40,13 @@ import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.account.AccountViews.NewCertificate;
 import com.convplatform.management.account.AccountViews.NewClient;
+import com.convplatform.management.token.SigningKeyState;
 import com.convplatform.management.token.TokenService;
+import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** The operator API: accounts, clients, self-signed certificates and JWT key rotation. */
+/** The operator API: accounts, clients, self-signed certificates, and the JWT signing key's state and rotation. */
 @Path("/admin/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -47,6 +55,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 public class AdminResource {
     private static final String NO_ACCOUNT = "ACCOUNT_NOT_FOUND: no account with that id";
     private static final String MISSING_BODY = "MISSING_FIELD: send a JSON object";
+    /** Accounts per page when no limit is given, and the most a page holds. */
+    static final int ACCOUNTS_PAGE = 100;
+    static final int MAX_ACCOUNTS = 1000;
+    private static final Set<String> ACCOUNT_QUERY = Set.of("q", "limit", "after");
 
     private final AccountService accounts;
     private final TokenService tokens;
@@ -70,9 +82,21 @@ public class AdminResource {
 
     @GET
     @Path("/accounts")
-    @Operation(summary = "Every account")
-    public List<AccountView> listAccounts() {
-        return accounts.list();
+    @Operation(summary = "Accounts in the order of their FQDNs, a page at a time; with q, those that match it", description = "q matches an FQDN or a name that contains it (case-insensitive), or the exact business_id"
+            + " or account_id. The next page: the same query with after = the fqdn of the last account of"
+            + " this one; a page shorter than limit is the last.")
+    @APIResponse(responseCode = "200", description = "At most limit accounts")
+    @APIResponse(responseCode = "400", description = "INVALID_QUERY: q is over 253 characters; INVALID_LIMIT: limit is"
+            + " not 1 to 1000; INVALID_CURSOR: after is not an FQDN; UNKNOWN_PARAMETER, REPEATED_PARAMETER")
+    public List<AccountView> listAccounts(@Context UriInfo uri,
+            @QueryParam("q") @Parameter(description = "Part of an FQDN or name (any case), or an exact business_id or"
+                    + " account_id; blank or absent: every account", example = "acme") String q,
+            @QueryParam("limit") @Parameter(description = "1 to " + MAX_ACCOUNTS + "; " + ACCOUNTS_PAGE
+                    + " when absent", schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = ""
+                            + MAX_ACCOUNTS, defaultValue = "" + ACCOUNTS_PAGE), example = "50") String limit,
+            @QueryParam("after") @Parameter(description = "The fqdn of the last account of the page before", example = "acme.example") String after) {
+        QueryParameters.onlyKnown(uri.getQueryParameters(), ACCOUNT_QUERY);
+        return accounts.search(q, after, QueryParameters.limit(limit, ACCOUNTS_PAGE, MAX_ACCOUNTS));
     }
 
     @GET
@@ -171,5 +195,17 @@ public class AdminResource {
     @APIResponse(responseCode = "409", description = "KEY_FROM_FILE: the key comes from management.jwt.key-file")
     public Map<String, String> rotate() {
         return Map.of("kid", tokens.rotate());
+    }
+
+    @GET
+    @Path("/jwt/signing-key")
+    @Operation(summary = "The JWT signing key: its kid, algorithm and source, when the platform first signed with it,"
+            + " and the date by which to rotate it (90 days after that: the rotation policy, as the alert"
+            + " ManagementJwtKeyOld)")
+    @APIResponse(responseCode = "200", description = "The current signing key's state")
+    @APIResponse(responseCode = "400", description = "UNKNOWN_PARAMETER: this endpoint takes no parameters")
+    public SigningKeyState signingKey(@Context UriInfo uri) {
+        QueryParameters.onlyKnown(uri.getQueryParameters(), Set.of());
+        return tokens.signingKey();
     }
 }

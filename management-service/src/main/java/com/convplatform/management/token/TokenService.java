@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -80,6 +81,12 @@ public class TokenService {
 
     private record SigningKey(String kid, PrivateKey privateKey, ECPublicKey publicKey) {
     }
+
+    /**
+     * The oldest a signing key should be: the rotation policy of docs/operations.md, which the alert ManagementJwtKeyOld
+     * (deploy/monitoring/alerts.yaml, {@code > 90 * 86400}) checks; change them together.
+     */
+    public static final Duration MAX_AGE = Duration.ofDays(90);
 
     private static final String RECORD_KEY = "insert into jwt_signing_key (kid, first_used_at) select ?, ?"
             + " where not exists (select 1 from jwt_signing_key where kid = ?)";
@@ -208,6 +215,16 @@ public class TokenService {
     /** When the current signing key was first used to sign (the gauge management_jwt_signing_key_created_...). */
     public Instant currentKeySince() {
         return currentSince;
+    }
+
+    /**
+     * The current signing key's id, source, first use and the date by which to rotate it: {@link #MAX_AGE} after its
+     * first use, the policy of docs/operations.md that the alert ManagementJwtKeyOld checks.
+     */
+    public synchronized SigningKeyState signingKey() { // with rotate(): the key id and its date of one key
+        return new SigningKeyState(current.kid(), AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256,
+                config.jwt().keyFile().isPresent() ? "key-file" : "generated", currentSince,
+                currentSince.plus(MAX_AGE), "P" + MAX_AGE.toDays() + "D");
     }
 
     /**

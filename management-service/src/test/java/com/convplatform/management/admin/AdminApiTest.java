@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,8 +81,8 @@ class AdminApiTest {
                 business, "webhook_url", "https://" + fqdn + "/hooks")).statusCode(201)
                 .body("fqdn", equalTo(fqdn)).body("business_id", equalTo(business)).body("created_at", notNullValue())
                 .body("account_id", matchesPattern("[0-9a-f-]{36}")).extract().path("account_id");
-        given().header("Authorization", OPERATOR).get("/admin/v1/accounts").then().statusCode(200)
-                .body("account_id", hasItem(id));
+        given().header("Authorization", OPERATOR).queryParam("q", fqdn).get("/admin/v1/accounts").then()
+                .statusCode(200).body("account_id", hasItem(id));
         given().header("Authorization", OPERATOR).get("/admin/v1/accounts/" + id).then().statusCode(200)
                 .body("webhook_url", equalTo("https://" + fqdn + "/hooks"));
         refused(given().header("Authorization", OPERATOR).get("/admin/v1/accounts/" + UUID.randomUUID()).then(), 404,
@@ -212,19 +213,55 @@ class AdminApiTest {
     }
 
     @Test
+    void theSigningKeyStateNamesTheKeyInUseItsFirstUseAndTheRotateByDate() {
+        String kid = given().get("/platform/management/jwks.json").then().statusCode(200).extract()
+                .path("keys[0].kid");
+        ValidatableResponse state = given().header("Authorization", OPERATOR).get("/admin/v1/jwt/signing-key").then()
+                .statusCode(200).body("kid", equalTo(kid)).body("algorithm", equalTo("ES256"))
+                .body("source", equalTo("generated")).body("max_age", equalTo("P90D"));
+        Instant firstUse = Instant.parse(state.extract().path("first_used_at"));
+        assertTrue(!firstUse.isAfter(Instant.now()), "first used " + firstUse);
+        // the date the gauge (and the alert ManagementJwtKeyOld) reads, and 90 days after it
+        assertEquals(keyCreatedGauge(), firstUse.getEpochSecond(), 1.0);
+        assertEquals(firstUse.plus(java.time.Duration.ofDays(90)), Instant.parse(state.extract().path("rotate_by")));
+
+        refused(given().get("/admin/v1/jwt/signing-key").then(), 401, "UNAUTHORIZED");
+        refused(given().header("Authorization", "Bearer wrong").get("/admin/v1/jwt/signing-key").then(), 401,
+                "UNAUTHORIZED");
+        refused(given().header("Authorization", "Bearer test-internal-key").get("/admin/v1/jwt/signing-key").then(),
+                403, "FORBIDDEN");
+        refused(given().header("Authorization", OPERATOR).get("/admin/v1/jwt/signing-key?kid=" + kid).then(), 400,
+                "UNKNOWN_PARAMETER");
+        given().get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths.'/admin/v1/jwt/signing-key'.get.responses.'200'.content.'application/json'.schema.$ref",
+                        equalTo("#/components/schemas/SigningKeyState"))
+                .body("components.schemas.SigningKeyState.properties.max_age.examples[0]", equalTo("P90D"))
+                .body("components.schemas.SigningKeyState.properties.source.enum", hasItem("key-file"));
+    }
+
+    @Test
     void rotationKeepsThePreviousKeyInTheJwks() {
         String before = given().get("/platform/management/jwks.json").then().statusCode(200).extract()
                 .path("keys[0].kid");
         long rotated = Instant.now().getEpochSecond();
         String after = post("/admin/v1/jwt/rotate", Map.of()).statusCode(200).extract().path("kid");
         // the key age the alert ManagementJwtKeyOld reads starts again with the new key
-        String gauge = given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
-                .filter(l -> l.startsWith("management_jwt_signing_key_created_timestamp_seconds")).findFirst()
-                .orElseThrow();
-        double since = Double.parseDouble(gauge.substring(gauge.lastIndexOf(' ') + 1));
+        double since = keyCreatedGauge();
         assertTrue(since >= rotated - 1 && since <= Instant.now().getEpochSecond(), "created at " + since);
         given().get("/platform/management/jwks.json").then().statusCode(200).body("keys[0].kid", equalTo(after))
                 .body("keys.kid", hasItem(before)).body("keys[0].kty", equalTo("EC"))
                 .body("keys[0].crv", equalTo("P-256"));
+        // the operator API names the new key, with the new date
+        String firstUse = given().header("Authorization", OPERATOR).get("/admin/v1/jwt/signing-key").then()
+                .statusCode(200).body("kid", equalTo(after)).extract().path("first_used_at");
+        assertEquals((long) since, Instant.parse(firstUse).getEpochSecond());
+    }
+
+    /** management_jwt_signing_key_created_timestamp_seconds, as scraped. */
+    static double keyCreatedGauge() {
+        String gauge = given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(l -> l.startsWith("management_jwt_signing_key_created_timestamp_seconds")).findFirst()
+                .orElseThrow();
+        return Double.parseDouble(gauge.substring(gauge.lastIndexOf(' ') + 1));
     }
 }

@@ -210,7 +210,8 @@ class Signature256ApiTest {
                 .body("account_id", equalTo(a.accountId()));
         given().header("Authorization", Fixtures.OPERATOR).get(path).then().statusCode(200)
                 .body("require_sha256", equalTo(true));
-        given().header("Authorization", Fixtures.OPERATOR).get("/admin/v1/accounts").then().statusCode(200)
+        given().header("Authorization", Fixtures.OPERATOR).queryParam("q", a.accountId()).get("/admin/v1/accounts")
+                .then().statusCode(200)
                 .body("find { it.account_id == '" + a.accountId() + "' }.require_sha256", equalTo(true));
         String again = a.body();
         refused(a.token(a.signer().sign(again), null, again), 400, "SIGNATURE_256_REQUIRED");

@@ -79,6 +79,17 @@ class JwtKeyFilesTest {
         assertEquals(KEY_MADE.getEpochSecond(), metric("management_jwt_signing_key_created_timestamp_seconds"), 0.0);
     }
 
+    /** The operator API says the same date, where the key comes from, and rotate-by: 90 days after that date. */
+    @Test
+    void theSigningKeyStateNamesTheKeyFileAndItsRotateByDate() {
+        given().header("Authorization", "Bearer test-operator-key").get("/admin/v1/jwt/signing-key").then()
+                .statusCode(200).body("source", equalTo("key-file")).body("algorithm", equalTo("ES256"))
+                .body("first_used_at", equalTo(KEY_MADE.toString()))
+                .body("rotate_by", equalTo(KEY_MADE.plus(Duration.ofDays(90)).toString()))
+                .body("kid", equalTo(given().get("/platform/management/jwks.json").then().extract()
+                        .path("keys[0].kid")));
+    }
+
     static double metric(String name) {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))

@@ -7,6 +7,7 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
@@ -25,9 +26,23 @@ public interface ManagementApi {
             Instant revokedAt) {
     }
 
+    /** The JWT signing key: which one signs, since when, and by when to rotate it. */
+    record SigningKey(String kid, String algorithm, String source, Instant firstUsedAt, Instant rotateBy,
+            String maxAge) {
+    }
+
+    /**
+     * A page of accounts in FQDN order: those matching {@code q} (part of an FQDN or name, an exact business or account
+     * id; all when null), after the FQDN {@code after}, at most {@code limit} (1 to 1000).
+     */
     @GET
     @Path("/accounts")
-    List<Account> accounts();
+    List<Account> accounts(@QueryParam("q") String q, @QueryParam("limit") Integer limit,
+            @QueryParam("after") String after);
+
+    @GET
+    @Path("/jwt/signing-key")
+    SigningKey signingKey();
 
     @GET
     @Path("/accounts/{accountId}")

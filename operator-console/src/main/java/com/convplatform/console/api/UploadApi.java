@@ -16,7 +16,28 @@ public interface UploadApi {
     record User(String authId, String businessId, Instant createdAt) {
     }
 
+    /** The hand-off outbox: events waiting for hook-service, the oldest one's wait, upload.outbox.stuck-after. */
+    record Outbox(long pending, Instant oldestSince, long oldestAgeSeconds, String stuckAfter, long stuckAfterSeconds,
+            boolean stuck) {
+    }
+
+    /** One uploaded message; handoff is HANDED_OFF or PENDING. */
+    record Message(long messageId, Instant createdAt, String accountId, String businessId, String authId,
+            int messageType, String fileName, String contentType, long sizeBytes, String handoff,
+            int handoffAttempts, String handoffLastError) {
+    }
+
     @GET
     @Path("/users")
     List<User> users(@QueryParam("business_id") String businessId);
+
+    @GET
+    @Path("/outbox")
+    Outbox outbox();
+
+    /** The account's messages, newest first, at most {@code limit}, older than the message {@code beforeId}. */
+    @GET
+    @Path("/messages")
+    List<Message> messages(@QueryParam("account_id") String accountId, @QueryParam("limit") Integer limit,
+            @QueryParam("before_id") Long beforeId);
 }

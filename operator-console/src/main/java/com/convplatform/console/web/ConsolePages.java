@@ -7,7 +7,6 @@ import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -51,6 +50,13 @@ public class ConsolePages {
         SINCE.put("24h", Duration.ofDays(1));
         SINCE.put("7d", Duration.ofDays(7));
     }
+    /**
+     * The accounts read to name accounts by their FQDN on the overview and the deliveries page: the first page of
+     * management-service's list at its largest (its maximum page); accounts beyond it are shown by their id.
+     */
+    static final int NAMED = 1000;
+    /** The newest deliveries and uploads an account's page shows. */
+    static final int RECENT = 10;
     /** What a redirect after an action says; only these fixed sentences are shown (nothing from the query). */
     static final Map<String, String> NOTICES = Map.of(
             "retried", "Queued again: the delivery is due now, with its full retry schedule.",
@@ -94,11 +100,25 @@ public class ConsolePages {
         Instant now = Instant.now();
         Outcome<HookApi.Summary> summary = Outcome.of("hook-service", hook::summary);
         Outcome<HookApi.CertificateDocument> cert = Outcome.of("hook-service", hook::certificate);
-        Outcome<List<Account>> all = Outcome.of("management-service", management::accounts);
+        Outcome<UploadApi.Outbox> outbox = Outcome.of("upload-service", upload::outbox);
+        Outcome<ManagementApi.SigningKey> key = Outcome.of("management-service", management::signingKey);
+        Outcome<List<Account>> all = Outcome.of("management-service", () -> management.accounts(null, NAMED, null));
         Map<String, Account> byId = index(all);
         HookApi.Summary s = summary.value();
+        UploadApi.Outbox o = outbox.value();
         return page(overview).data("summary", summary).data("s", s).data("cert", cert)
                 .data("names", names(byId)).data("accountCount", all.ok() ? all.value().size() : null)
+                .data("accountsMore", all.ok() && all.value().size() >= NAMED)
+                .data("outbox", outbox)
+                .data("outboxAge", o == null ? null : Duration.ofSeconds(o.oldestAgeSeconds()))
+                .data("stuckAfter", o == null ? null : Duration.ofSeconds(o.stuckAfterSeconds()))
+                .data("outboxLevel", o == null
+                        ? Levels.WARN
+                        : Levels.outbox(o.oldestAgeSeconds(),
+                                o.stuckAfterSeconds()))
+                .data("key", key)
+                .data("keyLevel", key.ok() ? Levels.rotation(key.value().rotateBy(), now) : Levels.WARN)
+                .data("keyMaxAge", key.ok() ? Duration.parse(key.value().maxAge()) : null)
                 .data("certLevel", cert.ok() ? Levels.expiry(cert.value().notAfter(), now) : Levels.WARN)
                 .data("deadLevel", s == null ? Levels.OK : Levels.zero(s.dead(), Levels.BAD))
                 .data("heldLevel", s == null ? Levels.OK : Levels.zero(s.held(), Levels.WARN))
@@ -107,18 +127,25 @@ public class ConsolePages {
                 .data("statuses", List.of("PENDING", "DELIVERED", "DEAD"));
     }
 
+    /**
+     * Accounts in FQDN order, searched by management-service ({@code q}: part of an FQDN or a name, an exact business id
+     * or account id), a page at a time: the next page starts after the last FQDN shown.
+     */
     @GET
     @Path("accounts")
-    public TemplateInstance accounts(@RestQuery String q, @RestQuery Integer page) {
-        Outcome<List<Account>> all = Outcome.of("management-service", management::accounts);
+    public TemplateInstance accounts(@RestQuery String q, @RestQuery String after) {
         String query = q == null ? "" : q.trim();
-        List<Account> found = all.ok()
-                ? all.value().stream().filter(a -> matches(a, query.toLowerCase(Locale.ROOT))).toList()
-                : List.of();
-        Paged<Account> paged = Paged.of(found, page, config.pageSize());
-        return page(accounts).data("q", query)
-                .data("qEnc", java.net.URLEncoder.encode(query, java.nio.charset.StandardCharsets.UTF_8))
-                .data("outcome", all).data("paged", paged);
+        String cursor = after == null || after.isBlank() ? null : after.trim();
+        int size = config.pageSize();
+        Outcome<List<Account>> found = Outcome.of("management-service",
+                () -> management.accounts(query.isEmpty() ? null : query, size + 1, cursor));
+        List<Account> list = found.ok() ? found.value() : List.of();
+        boolean more = list.size() > size;
+        List<Account> shown = more ? list.subList(0, size) : list;
+        Map<String, String> params = Map.of("q", query);
+        return page(accounts).data("q", query).data("outcome", found).data("shown", shown)
+                .data("next", more ? Paged.query(params, "after", shown.get(size - 1).fqdn()) : null)
+                .data("first", cursor != null ? Paged.query(params, null, null) : null);
     }
 
     @GET
@@ -130,12 +157,14 @@ public class ConsolePages {
                 () -> management.certificates(id));
         Outcome<HookApi.Endpoint> endpoint = Outcome.of("hook-service", () -> hook.endpoint(id));
         Outcome<List<HookApi.Delivery>> recent = Outcome.of("hook-service",
-                () -> hook.deliveries(null, id, null, null, null, 10, null));
+                () -> hook.deliveries(null, id, null, null, null, RECENT, null));
         Outcome<List<UploadApi.User>> users = a.ok()
                 ? Outcome.of("upload-service", () -> upload.users(a.value().businessId()))
                 : new Outcome<>(List.of(), null, 200);
+        Outcome<List<UploadApi.Message>> uploads = Outcome.of("upload-service",
+                () -> upload.messages(id, RECENT, null));
         return page(account).data("id", id).data("a", a).data("clients", clients).data("certs", certs)
-                .data("endpoint", endpoint).data("recent", recent).data("users", users)
+                .data("endpoint", endpoint).data("recent", recent).data("users", users).data("uploads", uploads)
                 .data("notice", notice == null ? null : NOTICES.get(notice));
     }
 
@@ -144,16 +173,22 @@ public class ConsolePages {
     public TemplateInstance deliveries(@RestQuery String account, @RestQuery String status, @RestQuery String since,
             @RestQuery("message_id") String messageId, @RestQuery String before,
             @RestQuery("before_id") String beforeId) {
-        Outcome<List<Account>> all = Outcome.of("management-service", management::accounts);
+        Outcome<List<Account>> all = Outcome.of("management-service", () -> management.accounts(null, NAMED, null));
         Map<String, Account> byId = index(all);
         String accountQuery = account == null ? "" : account.trim();
         String wantedStatus = status != null && STATUSES.contains(status) ? status : "";
         String window = since != null && SINCE.containsKey(since) ? since : "";
-        Account chosen = accountQuery.isEmpty() ? null : resolve(all, accountQuery);
+        // The account is looked up by management-service's search, which the exact id, FQDN or business id matches.
+        Outcome<List<Account>> matches = accountQuery.isEmpty()
+                ? all
+                : Outcome.of("management-service", () -> management.accounts(accountQuery, NAMED, null));
+        Account chosen = accountQuery.isEmpty() ? null : resolve(matches, accountQuery);
         Instant cursor = parse(before);
         Long message = parseLong(messageId);
-        String problem = !accountQuery.isEmpty() && chosen == null && all.ok()
-                ? "No account has the id, FQDN or business id '" + accountQuery + "'."
+        String problem = !accountQuery.isEmpty() && chosen == null
+                ? (matches.ok()
+                        ? "No account has the id, FQDN or business id '" + accountQuery + "'."
+                        : "The account could not be looked up: " + matches.error())
                 : (messageId != null && !messageId.isBlank() && message == null
                         ? "A message id is a whole number."
                         : null);
@@ -337,15 +372,6 @@ public class ConsolePages {
         }
         return all.value().stream().filter(a -> q.equals(a.accountId()) || q.equalsIgnoreCase(a.fqdn())
                 || q.equals(a.businessId())).findFirst().orElse(null);
-    }
-
-    static boolean matches(Account a, String q) {
-        return q.isEmpty() || contains(a.fqdn(), q) || contains(a.name(), q) || contains(a.businessId(), q)
-                || contains(a.accountId(), q);
-    }
-
-    private static boolean contains(String field, String q) {
-        return field != null && field.toLowerCase(Locale.ROOT).contains(q);
     }
 
     private static Instant parse(String at) {

@@ -42,6 +42,20 @@ public class Formats {
         return s / 86400 + " days";
     }
 
+    /** A file's size: "812 B", "47.1 KiB", "9.8 MiB". */
+    static String bytes(Long size) {
+        if (size == null) {
+            return "-";
+        }
+        if (size < 1024) {
+            return size + " B";
+        }
+        double kib = size / 1024.0;
+        return kib < 1024
+                ? String.format(java.util.Locale.ROOT, "%.1f KiB", kib)
+                : String.format(java.util.Locale.ROOT, "%.1f MiB", kib / 1024);
+    }
+
     /** For the cursor of the next page: the instant as ISO-8601, to the microsecond. */
     static String iso(Instant at) {
         return at == null ? "" : at.truncatedTo(ChronoUnit.MICROS).toString();

@@ -30,6 +30,22 @@ public final class Levels {
         return d.compareTo(Duration.ofHours(1)) > 0 ? BAD : d.compareTo(Duration.ofMinutes(15)) > 0 ? WARN : OK;
     }
 
+    /** How long before its rotate-by date the JWT signing key's tile turns to warn. */
+    public static final Duration ROTATION_WARNING = Duration.ofDays(14);
+
+    /** The JWT signing key: bad once its rotate-by date has passed, warn within {@link #ROTATION_WARNING} of it. */
+    public static String rotation(Instant rotateBy, Instant now) {
+        if (rotateBy == null) {
+            return WARN;
+        }
+        return !now.isBefore(rotateBy) ? BAD : now.plus(ROTATION_WARNING).isAfter(rotateBy) ? WARN : OK;
+    }
+
+    /** upload-service's outbox: warn once its oldest event has waited longer than upload.outbox.stuck-after. */
+    public static String outbox(long oldestAgeSeconds, long stuckAfterSeconds) {
+        return oldestAgeSeconds > stuckAfterSeconds ? WARN : OK;
+    }
+
     /** A count that should be zero: bad (dead letters) or warn (held) above it. */
     public static String zero(long n, String level) {
         return n == 0 ? OK : level;

@@ -2,24 +2,12 @@ package com.convplatform.console.web;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** One page of a list the console holds whole (the accounts), numbered from 1. */
-public record Paged<T>(List<T> rows, int page, int pages, int total) {
-    static <T> Paged<T> of(List<T> all, Integer page, int size) {
-        int pages = Math.max(1, (all.size() + size - 1) / size);
-        int p = page == null ? 1 : Math.max(1, Math.min(page, pages));
-        return new Paged<>(all.subList((p - 1) * size, Math.min(all.size(), p * size)), p, pages, all.size());
-    }
-
-    public boolean hasPrevious() {
-        return page > 1;
-    }
-
-    public boolean hasNext() {
-        return page < pages;
+/** The query strings of the lists' page links: each page's URL holds its filters and its cursor. */
+final class Paged {
+    private Paged() {
     }
 
     /** A query string of the non-empty parameters, plus one more when {@code name} is given. */
