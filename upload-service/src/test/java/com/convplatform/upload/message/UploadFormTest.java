@@ -82,6 +82,25 @@ class UploadFormTest {
     }
 
     @Test
+    void javasDefaultHttpClientUploadsOverPlainHttp() throws Exception {
+        // java.net.http.HttpClient prefers HTTP/2: over http:// its first request offers the upgrade (Upgrade: h2c)
+        // with the body, which the service must read like any other.
+        byte[] form = body(field("auth_id", "user42"), field("business_id", "1001"), field("message_type", "1"),
+                field("message_body", "over h2c"), fileHead("h2c.png"), PNG, "\r\n", CLOSE);
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        for (int i = 0; i < 2; i++) { // the first offers the upgrade; the second goes on the upgraded connection
+            java.net.http.HttpResponse<String> answer = client.send(java.net.http.HttpRequest
+                    .newBuilder(java.net.URI.create("http://localhost:" + RestAssured.port + PATH))
+                    .header("Authorization", "Bearer " + PlatformStubs.token()).header("client-id", "client-1")
+                    .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(form)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode(), answer.version() + " " + answer.body());
+            assertTrue(answer.body().contains("\"message_body\":\"over h2c\""), answer.body());
+        }
+    }
+
+    @Test
     void theFileMayComeFirstAndUnknownAndRepeatedPartsAreIgnored() throws IOException {
         String url = post(body(fileHead("first.png"), PNG, "\r\n", field("message_type", "1"),
                 field("unknown", "ignored"), "--" + BOUNDARY
