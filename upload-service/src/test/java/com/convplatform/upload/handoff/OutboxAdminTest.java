@@ -11,14 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 
 import jakarta.transaction.Transactional;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import com.convplatform.upload.message.Message;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -79,28 +76,7 @@ class OutboxAdminTest {
 
     @Transactional
     String stuckEvent(Instant logged) {
-        Message m = new Message();
-        m.accountId = "account-1";
-        m.clientId = "client-1";
-        m.businessId = "1001";
-        m.authId = "user42";
-        m.messageType = 1;
-        m.messageBody = "outbox backlog test";
-        m.fileId = UUID.randomUUID().toString().replace("-", "");
-        m.fileName = "a.png";
-        m.contentType = "image/png";
-        m.sizeBytes = 1;
-        m.createdAt = logged;
-        m.persist();
-        HookOutbox o = new HookOutbox();
-        o.id = UUID.randomUUID().toString();
-        o.messageId = m.messageId;
-        o.payload = "{\"account_id\":\"account-1\",\"message_id\":" + m.messageId + "}";
-        o.attempts = 7;
-        o.lastError = "503 from hook-service";
-        o.nextAttemptAt = Instant.now().plus(Duration.ofHours(1));
-        o.persist();
-        return o.id;
+        return OutboxRows.stuckEvent("outbox backlog test", logged);
     }
 
     @Transactional

@@ -52,7 +52,7 @@ class OutboxClaimTest {
     List<String> dueEvents(int n) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            HookOutbox o = outboxRow(message(), "{}");
+            HookOutbox o = outboxRow(OutboxRows.message("claim test", Instant.now()), "{}");
             o.persist();
             ids.add(o.id);
         }
@@ -144,7 +144,7 @@ class OutboxClaimTest {
 
     @Transactional
     String heldEvent() {
-        HookOutbox o = outboxRow(message(), "{}");
+        HookOutbox o = outboxRow(OutboxRows.message("claim test", Instant.now()), "{}");
         o.claimToken = sender.ownClaim();
         o.nextAttemptAt = Instant.now().plus(OutboxSender.LEASE);
         o.persist();
@@ -153,35 +153,15 @@ class OutboxClaimTest {
 
     @Transactional
     void dueEvent(String payload, String requestId) {
-        HookOutbox o = outboxRow(message(), payload);
+        HookOutbox o = outboxRow(OutboxRows.message("claim test", Instant.now()), payload);
         o.requestId = requestId;
         o.persist();
     }
 
-    private static Message message() {
-        Message m = new Message();
-        m.accountId = "account-1";
-        m.clientId = "client-1";
-        m.businessId = "1001";
-        m.authId = "user42";
-        m.messageType = 1;
-        m.messageBody = "claim test";
-        m.fileId = UUID.randomUUID().toString().replace("-", "");
-        m.fileName = "a.png";
-        m.contentType = "image/png";
-        m.sizeBytes = 1;
-        m.createdAt = Instant.now();
-        m.persist();
-        return m;
-    }
-
-    /** A due outbox row for the message (not yet persisted). */
+    /** A due outbox row for the message, with this payload (not yet persisted). */
     private static HookOutbox outboxRow(Message m, String payload) {
-        HookOutbox o = new HookOutbox();
-        o.id = UUID.randomUUID().toString();
-        o.messageId = m.messageId;
+        HookOutbox o = OutboxRows.row(m, Instant.now().minusSeconds(1));
         o.payload = payload;
-        o.nextAttemptAt = Instant.now().minusSeconds(1);
         return o;
     }
 

@@ -100,7 +100,8 @@ class OutboxShutdownTest {
     List<String> held(String claim, int n) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            HookOutbox o = row(message(), claim, Instant.now().plus(OutboxSender.LEASE));
+            HookOutbox o = row(OutboxRows.message("shutdown test", Instant.now()), claim,
+                    Instant.now().plus(OutboxSender.LEASE));
             o.persist();
             ids.add(o.id);
         }
@@ -109,40 +110,19 @@ class OutboxShutdownTest {
 
     @Transactional
     String dueEvent() {
-        HookOutbox o = row(message(), null, Instant.now().minusSeconds(1));
+        HookOutbox o = row(OutboxRows.message("shutdown test", Instant.now()), null, Instant.now().minusSeconds(1));
         o.persist();
         return o.id;
+    }
+
+    private static HookOutbox row(Message m, String claim, Instant due) {
+        HookOutbox o = OutboxRows.row(m, due);
+        o.claimToken = claim;
+        return o;
     }
 
     @Transactional
     HookOutbox row(String id) {
         return HookOutbox.findById(id);
-    }
-
-    private static HookOutbox row(Message m, String claim, Instant due) {
-        HookOutbox o = new HookOutbox();
-        o.id = UUID.randomUUID().toString();
-        o.messageId = m.messageId;
-        o.payload = "{\"account_id\":\"account-1\",\"message_id\":" + m.messageId + "}";
-        o.claimToken = claim;
-        o.nextAttemptAt = due;
-        return o;
-    }
-
-    private static Message message() {
-        Message m = new Message();
-        m.accountId = "account-1";
-        m.clientId = "client-1";
-        m.businessId = "1001";
-        m.authId = "user42";
-        m.messageType = 1;
-        m.messageBody = "shutdown test";
-        m.fileId = UUID.randomUUID().toString().replace("-", "");
-        m.fileName = "a.png";
-        m.contentType = "image/png";
-        m.sizeBytes = 1;
-        m.createdAt = Instant.now();
-        m.persist();
-        return m;
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -20,8 +19,6 @@ import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import com.convplatform.upload.message.Message;
 
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -100,28 +97,7 @@ class OutboxWatchTest {
 
     @Transactional
     String stuckEvent(Instant logged) {
-        Message m = new Message();
-        m.accountId = "account-1";
-        m.clientId = "client-1";
-        m.businessId = "1001";
-        m.authId = "user42";
-        m.messageType = 1;
-        m.messageBody = "stuck outbox test";
-        m.fileId = UUID.randomUUID().toString().replace("-", "");
-        m.fileName = "a.png";
-        m.contentType = "image/png";
-        m.sizeBytes = 1;
-        m.createdAt = logged;
-        m.persist();
-        HookOutbox o = new HookOutbox();
-        o.id = UUID.randomUUID().toString();
-        o.messageId = m.messageId;
-        o.payload = "{\"account_id\":\"account-1\",\"message_id\":" + m.messageId + "}";
-        o.attempts = 7;
-        o.lastError = "503 from hook-service";
-        o.nextAttemptAt = Instant.now().plus(Duration.ofHours(1));
-        o.persist();
-        return o.id;
+        return OutboxRows.stuckEvent("stuck outbox test", logged);
     }
 
     @Transactional
