@@ -3,7 +3,8 @@
 # DB=postgresql in a database of its own (PG_DB, default capacity, created when missing, on 127.0.0.1:5432 as user
 # postgres) and, every INTERVAL seconds (5) while it runs, samples
 #   - the operations done so far, from the service's /q/metrics (hook: hook_deliveries_delivered_total; upload:
-#     upload_uploads_total; management: management_tokens_issued_total),
+#     upload_uploads_total; management: management_tokens_issued_total; the value before the exemplar,
+#     ` # {span_id=...,trace_id=...} 1.0 <time>`, that a counter carries once it was incremented inside a traced request),
 #   - the service's process CPU time (/proc/<pid>/stat; its JIT compiler's and garbage collector's threads apart, by
 #     thread name), and that of each PostgreSQL process serving PG_DB (its
 #     connections and its autovacuum workers, from pg_stat_activity; a process is counted between two samples that both
@@ -90,7 +91,7 @@ while kill -0 $run 2>/dev/null; do
   [ -d "/proc/$svc" ] || break
   t=$(date +%s.%N)
   load1=$(cut -d' ' -f1 /proc/loadavg)
-  ops=$(curl -fs "http://127.0.0.1:$port/q/metrics" | awk -v m="$metric" '$1 ~ "^" m "({|$)" {s += $NF} END {printf "%.0f", s}') || ops=""
+  ops=$(curl -fs "http://127.0.0.1:$port/q/metrics" | awk -v m="$metric" '$1 ~ "^" m "({|$)" {sub(/ # .*/, ""); s += $NF} END {printf "%.0f", s}') || ops=""
   [ -n "$ops" ] || continue
   st=$(ticks "$svc")
   jg=$(jit_gc_ticks "$svc")
