@@ -39,6 +39,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.crypto.testing.JsonExchanges;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -76,8 +77,10 @@ class GracefulShutdownIT {
         database = Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
         receiver.setExecutor(RECEIVER_THREADS);
-        receiver.createContext("/internal/v1/accounts/", ex -> answer(ex, 200, "{\"account_id\":\"" + ACCOUNT
-                + "\",\"webhook_url\":\"http://127.0.0.1:" + receiver.getAddress().getPort() + "/hooks/receive\"}"));
+        receiver.createContext("/internal/v1/accounts/",
+                ex -> JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT
+                        + "\",\"webhook_url\":\"http://127.0.0.1:" + receiver.getAddress().getPort()
+                        + "/hooks/receive\"}"));
         receiver.createContext("/hooks/", GracefulShutdownIT::hook);
         receiver.start();
     }
@@ -290,20 +293,12 @@ class GracefulShutdownIT {
             assertTrue(m.find(), body);
             RECEIVED.computeIfAbsent(Long.parseLong(m.group(1)), k -> new java.util.concurrent.CopyOnWriteArrayList<>())
                     .add(ex.getRequestHeaders().getFirst("X-Hook-Delivery-Id"));
-            answer(ex, 200, "{}");
+            JsonExchanges.respond(ex, 200, "{}");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             IN_FLIGHT.decrementAndGet();
         }
-    }
-
-    private static void answer(HttpExchange ex, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, bytes.length);
-        ex.getResponseBody().write(bytes);
-        ex.close();
     }
 
     private static int count(Connection db, String where) throws SQLException {

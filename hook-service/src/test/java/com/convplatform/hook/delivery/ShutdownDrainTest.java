@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -27,7 +26,7 @@ import jakarta.transaction.Transactional;
 
 import org.junit.jupiter.api.Test;
 
-import com.sun.net.httpserver.HttpExchange;
+import com.convplatform.crypto.testing.JsonExchanges;
 import com.sun.net.httpserver.HttpServer;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -75,10 +74,10 @@ class ShutdownDrainTest {
                 String base = "http://127.0.0.1:" + server.getAddress().getPort();
                 server.createContext("/internal/v1/accounts/", ex -> {
                     if (ex.getRequestURI().getPath().endsWith("/" + ACCOUNT)) {
-                        answer(ex, 200, "{\"account_id\":\"" + ACCOUNT + "\",\"webhook_url\":\"" + base
+                        JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT + "\",\"webhook_url\":\"" + base
                                 + "/hooks/hang\"}");
                     } else {
-                        answer(ex, 404, "{}"); // deliveries other test classes left in the database: dead-lettered
+                        JsonExchanges.respond(ex, 404, "{}"); // deliveries other test classes left in the database: dead-lettered
                     }
                 });
                 server.createContext("/hooks/", ex -> {
@@ -86,7 +85,7 @@ class ShutdownDrainTest {
                         in.readAllBytes();
                         ARRIVED.incrementAndGet();
                         ANSWER.await(60, TimeUnit.SECONDS); // plays a receiver slower than the shutdown's grace
-                        answer(ex, 200, "{}");
+                        JsonExchanges.respond(ex, 200, "{}");
                     } catch (InterruptedException | IOException e) {
                         ex.close();
                     }
@@ -104,13 +103,6 @@ class ShutdownDrainTest {
             server.stop(0);
         }
 
-        private static void answer(HttpExchange ex, int status, String body) throws IOException {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().set("Content-Type", "application/json");
-            ex.sendResponseHeaders(status, bytes.length);
-            ex.getResponseBody().write(bytes);
-            ex.close();
-        }
     }
 
     @Inject

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import com.sun.net.httpserver.HttpExchange;
+import com.convplatform.crypto.testing.JsonExchanges;
 import com.sun.net.httpserver.HttpServer;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -67,13 +66,14 @@ class UnattemptedDeliveriesTest {
                 server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
                 server.setExecutor(Executors.newCachedThreadPool());
                 String base = "http://127.0.0.1:" + server.getAddress().getPort();
-                server.createContext("/internal/v1/accounts/", ex -> answer(ex, 200, "{\"account_id\":\"" + ACCOUNT
-                        + "\",\"webhook_url\":\"" + base + "/hooks/slow\"}"));
+                server.createContext("/internal/v1/accounts/",
+                        ex -> JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT
+                                + "\",\"webhook_url\":\"" + base + "/hooks/slow\"}"));
                 server.createContext("/hooks/", ex -> {
                     try (InputStream in = ex.getRequestBody()) {
                         in.readAllBytes();
                         Thread.sleep(4_000); // plays a slow receiver: the attempt ends with the read time-out
-                        answer(ex, 200, "{}");
+                        JsonExchanges.respond(ex, 200, "{}");
                     } catch (InterruptedException | IOException e) {
                         ex.close();
                     }
@@ -90,13 +90,6 @@ class UnattemptedDeliveriesTest {
             server.stop(0);
         }
 
-        private static void answer(HttpExchange ex, int status, String body) throws IOException {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().set("Content-Type", "application/json");
-            ex.sendResponseHeaders(status, bytes.length);
-            ex.getResponseBody().write(bytes);
-            ex.close();
-        }
     }
 
     private final List<String> warnings = new CopyOnWriteArrayList<>();
