@@ -7,10 +7,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -49,11 +46,14 @@ public class MessageHistory {
             @JsonProperty("handoff_last_error") @Schema(description = "The last failed post's error, while pending", example = "hook-service answered 503") String handoffLastError){
     }
 
-    private static final String PAGE = "select message_id, created_at, account_id, business_id, auth_id, message_type,"
-            + " file_name, content_type, size_bytes from message where account_id = ? and message_id < ?"
-            + " order by message_id desc limit ?";
-    private static final String WAITING = "select message_id, attempts, last_error from hook_outbox"
-            + " where message_id in (%s)";
+    /**
+     * The page through the index on (account_id, message_id), each message with its outbox row if it still has one (the
+     * outbox holds only what waits, a few rows, so the join reads it whole rather than needing an index of its own).
+     */
+    private static final String PAGE = "select m.message_id, m.created_at, m.account_id, m.business_id, m.auth_id,"
+            + " m.message_type, m.file_name, m.content_type, m.size_bytes, o.id, o.attempts, o.last_error"
+            + " from message m left join hook_outbox o on o.message_id = m.message_id"
+            + " where m.account_id = ? and m.message_id < ? order by m.message_id desc limit ?";
 
     private final DataSource dataSource;
 
@@ -63,53 +63,26 @@ public class MessageHistory {
 
     /**
      * At most {@code limit} of the account's messages older than {@code beforeId} (a message id; null for the newest),
-     * newest first. Two reads: the page, through the index on (account_id, message_id); then the outbox rows of its
-     * messages (the outbox holds only what waits, and has no index on message_id, which every upload would pay for).
+     * newest first.
      */
     public List<MessageView> recent(String accountId, Long beforeId, int limit) {
-        try (Connection c = dataSource.getConnection()) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(PAGE)) {
+            q.setString(1, accountId);
+            q.setLong(2, beforeId == null ? Long.MAX_VALUE : beforeId);
+            q.setInt(3, limit);
             List<MessageView> page = new ArrayList<>();
-            try (PreparedStatement q = c.prepareStatement(PAGE)) {
-                q.setString(1, accountId);
-                q.setLong(2, beforeId == null ? Long.MAX_VALUE : beforeId);
-                q.setInt(3, limit);
-                try (ResultSet r = q.executeQuery()) {
-                    while (r.next()) {
-                        page.add(new MessageView(r.getLong(1), r.getObject(2, OffsetDateTime.class).toInstant(),
-                                r.getString(3), r.getString(4), r.getString(5), r.getInt(6), r.getString(7),
-                                r.getString(8), r.getLong(9), HANDED_OFF, 0, null));
-                    }
+            try (ResultSet r = q.executeQuery()) {
+                while (r.next()) {
+                    boolean waiting = r.getString(10) != null;
+                    page.add(new MessageView(r.getLong(1), r.getObject(2, OffsetDateTime.class).toInstant(),
+                            r.getString(3), r.getString(4), r.getString(5), r.getInt(6), r.getString(7),
+                            r.getString(8), r.getLong(9), waiting ? PENDING : HANDED_OFF,
+                            waiting ? r.getInt(11) : 0, waiting ? r.getString(12) : null));
                 }
             }
-            Map<Long, MessageView> waiting = waiting(c, page);
-            return page.stream().map(m -> waiting.getOrDefault(m.messageId(), m)).toList();
+            return page;
         } catch (SQLException e) {
             throw new IllegalStateException("Reading the account's messages failed", e);
         }
-    }
-
-    /** Those of the messages whose event is still in the outbox, as pending, by message id. */
-    private static Map<Long, MessageView> waiting(Connection c, List<MessageView> messages) throws SQLException {
-        if (messages.isEmpty()) {
-            return Map.of();
-        }
-        Map<Long, MessageView> byId = new HashMap<>();
-        messages.forEach(m -> byId.put(m.messageId(), m));
-        Map<Long, MessageView> out = new HashMap<>();
-        String marks = String.join(", ", Collections.nCopies(messages.size(), "?"));
-        try (PreparedStatement q = c.prepareStatement(WAITING.formatted(marks))) {
-            for (int i = 0; i < messages.size(); i++) {
-                q.setLong(i + 1, messages.get(i).messageId());
-            }
-            try (ResultSet r = q.executeQuery()) {
-                while (r.next()) {
-                    MessageView m = byId.get(r.getLong(1));
-                    out.put(m.messageId(), new MessageView(m.messageId(), m.createdAt(), m.accountId(),
-                            m.businessId(), m.authId(), m.messageType(), m.fileName(), m.contentType(),
-                            m.sizeBytes(), PENDING, r.getInt(2), r.getString(3)));
-                }
-            }
-        }
-        return out;
     }
 }
