@@ -52,6 +52,9 @@ public class PlatformKeys {
         // the background download keeps the keys fresh; the cache life only matters if it stops working
         keys.setDefaultCacheDuration(every.multipliedBy(2).toSeconds());
         keys.setRetainCacheOnErrorDuration(Duration.ofMinutes(RETAIN_ON_ERROR_MINUTES).toSeconds());
+        // jose4j skips a download asked for within 300 ms of the last one; a token of a key published just after a
+        // background download would then be refused, and it would also spend the floor below. The floor is the throttle.
+        keys.setRefreshReprieveThreshold(0);
         Get get = new Get();
         get.setConnectTimeout(2_000);
         get.setReadTimeout(5_000);
