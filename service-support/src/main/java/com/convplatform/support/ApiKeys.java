@@ -26,21 +26,14 @@ public final class ApiKeys {
         return new ApiKeys();
     }
 
-    /**
-     * Adds the key that opens {@code role}'s API.
-     *
-     * @param setting the configuration property that holds the key, named in refusals
-     */
+    /** Adds the key that opens {@code role}'s API; {@code setting} is the property that holds it, named in refusals. */
     public ApiKeys with(String role, String setting, Optional<String> key) {
         settings.put(role, setting);
         key.filter(k -> !k.isBlank()).ifPresent(k -> digests.put(role, digest(k)));
         return this;
     }
 
-    /**
-     * Names the refusal for a role that no key grants (a service's token role): the answer to a call without
-     * credentials at an endpoint that needs it.
-     */
+    /** The answer to a call without credentials at an endpoint of a role no key grants (a service's token role). */
     public ApiKeys refusing(String role, ApiException refusal) {
         refusals.put(role, refusal);
         return this;

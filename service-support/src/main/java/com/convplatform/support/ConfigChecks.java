@@ -9,12 +9,10 @@ import java.util.Set;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
- * The relations between a service's settings that its configuration must keep to work at all (a lease longer than an
- * attempt, a retry schedule of positive waits, ...), checked once at start. Every broken relation is collected, each
- * as a sentence that names the settings, their values and what is needed; {@link #throwIfAny} then stops the start
- * with one {@link ConfigurationException} listing them all, so an operator mends them in one go. Ranges of a single
- * setting are Bean Validation constraints on the {@code @ConfigMapping} interfaces instead (the framework checks them
- * before this runs).
+ * The relations between a service's settings that must hold for it to work (a lease longer than an attempt, ...),
+ * checked at start: every broken one is collected as a sentence naming the settings, their values and what is needed,
+ * and {@link #throwIfAny} stops the start with one {@link ConfigurationException} listing them all. Ranges of single
+ * settings are Bean Validation constraints on the {@code @ConfigMapping} interfaces.
  */
 public final class ConfigChecks {
     private final String service;
@@ -30,12 +28,7 @@ public final class ConfigChecks {
         return new ConfigChecks(service);
     }
 
-    /**
-     * Records {@code problem} unless {@code ok}.
-     *
-     * @param problem a sentence naming the settings, their values and what they need
-     * @param keys the settings at fault (the first is the one to change, usually)
-     */
+    /** Records {@code problem} (naming the settings {@code keys}, their values and what they need) unless ok. */
     public ConfigChecks require(boolean ok, String problem, String... keys) {
         if (!ok) {
             problems.add(problem);

@@ -13,18 +13,10 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Group commit: callers hand in one item each and wait; one thread writes whatever has queued up meanwhile (at most
- * {@code maxBatch} items) with one call of the batch function, which runs one transaction. Under light load a batch is
- * one item and nothing waits longer than before; under load, many requests share a transaction, so the cost of a
- * commit is paid once for all of them.
- *
- * <p>
- * {@link #submit} returns only when the item's batch has returned, so a caller's answer still follows its commit.
- * When a batch fails, each of its items is written again alone, so one bad item (or a conflict with another replica)
- * fails only its own caller, with its own exception.
- *
- * @param <T> an item
- * @param <R> the result of one item; the batch function returns one per item, in order
+ * Group commit: callers hand in items and wait; one thread writes whatever has queued up meanwhile (at most
+ * {@code maxBatch}) in one call of the batch function, one transaction, so under load many requests share a commit. A
+ * caller's answer still follows its commit. When a batch fails, each of its items is written again alone, so one bad
+ * item (or a conflict with another replica) fails only its own caller, with its own exception.
  */
 public final class GroupCommit<T, R> implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(GroupCommit.class);
@@ -38,12 +30,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
     private final Thread writer;
     private volatile boolean open = true;
 
-    /**
-     * @param name the writer thread's name
-     * @param maxBatch the most items in one batch
-     * @param batch writes the items in one transaction and returns one result per item, in order; throws when
-     *        nothing was written
-     */
+    /** {@code batch} writes the items in one transaction and returns one result per item, in order. */
     public GroupCommit(String name, int maxBatch, Function<List<T>, List<R>> batch) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1");
@@ -63,19 +50,12 @@ public final class GroupCommit<T, R> implements AutoCloseable {
         });
     }
 
-    /**
-     * Writes the item in the next batch and returns its result once that batch has returned.
-     *
-     * @throws RuntimeException the item's own failure (when written alone), unchanged
-     */
+    /** Writes the item in the next batch; its result, or its own failure unchanged. */
     public R submit(T item) {
         return await(submitAll(List.of(item)).get(0));
     }
 
-    /**
-     * Queues the items together (they go in the same batches, in order, as far as {@code maxBatch} allows) and returns
-     * each one's result, complete once its batch has returned. {@link #await} waits for one.
-     */
+    /** Queues the items together, in order; each one's result completes once its batch has returned. */
     public List<CompletableFuture<R>> submitAll(List<T> items) {
         if (!open) {
             throw new IllegalStateException("closed");
@@ -95,11 +75,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
         return out;
     }
 
-    /**
-     * Waits for a result of {@link #submitAll}.
-     *
-     * @throws RuntimeException the item's own failure (when written alone), unchanged
-     */
+    /** Waits for a result of {@link #submitAll}; the item's own failure is thrown unchanged. */
     public static <R> R await(CompletableFuture<R> result) {
         try {
             return result.get();

@@ -20,11 +20,7 @@ public final class LocalTransaction {
     private LocalTransaction() {
     }
 
-    /**
-     * Runs {@code work} and commits; rolls back when it throws.
-     *
-     * @throws IllegalStateException naming {@code what}, when the database fails
-     */
+    /** Runs {@code work} and commits; rolls back when it throws; a database failure names {@code what}. */
     public static <R> R run(DataSource dataSource, String what, Work<R> work) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);

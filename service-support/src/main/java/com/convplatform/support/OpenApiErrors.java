@@ -1,5 +1,6 @@
 package com.convplatform.support;
 
+import java.util.List;
 import java.util.Map;
 
 import org.eclipse.microprofile.openapi.OASFactory;
@@ -32,15 +33,15 @@ public class OpenApiErrors implements OASFilter {
             api.setComponents(OASFactory.createComponents());
         }
         api.getComponents().addSchema(SCHEMA, OASFactory.createSchema()
-                .type(java.util.List.of(Schema.SchemaType.OBJECT))
+                .type(List.of(Schema.SchemaType.OBJECT))
                 .description("The body of every refusal")
-                .addProperty("error_code", OASFactory.createSchema().type(java.util.List.of(Schema.SchemaType.STRING))
+                .addProperty("error_code", OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING))
                         .description("Stable, machine-readable; the service README lists them").examples(
-                                java.util.List.of("UNAUTHORIZED")))
+                                List.of("UNAUTHORIZED")))
                 .addProperty("error_message", OASFactory.createSchema()
-                        .type(java.util.List.of(Schema.SchemaType.STRING)).description("What to do about it")
-                        .examples(java.util.List.of("Send the operator key as 'Authorization: Bearer <key>'")))
-                .required(java.util.List.of("error_code", "error_message")));
+                        .type(List.of(Schema.SchemaType.STRING)).description("What to do about it")
+                        .examples(List.of("Send the operator key as 'Authorization: Bearer <key>'")))
+                .required(List.of("error_code", "error_message")));
         if (api.getPaths() == null || api.getPaths().getPathItems() == null) {
             return;
         }

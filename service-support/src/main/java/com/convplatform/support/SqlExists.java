@@ -15,11 +15,7 @@ public final class SqlExists {
     private SqlExists() {
     }
 
-    /**
-     * Whether {@code select} (a query with one {@code ?} per parameter) returns a row.
-     *
-     * @throws IllegalStateException naming {@code what} when the database cannot be read
-     */
+    /** Whether {@code select} (one {@code ?} per parameter) returns a row; a failure names {@code what}. */
     public static boolean exists(DataSource dataSource, String what, String select, String... parameters) {
         try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(select)) {
             for (int i = 0; i < parameters.length; i++) {
