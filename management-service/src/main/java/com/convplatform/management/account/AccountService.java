@@ -41,7 +41,7 @@ import io.quarkus.panache.common.Sort;
 /** Accounts, their clients and their registered self-signed certificates. */
 @ApplicationScoped
 public class AccountService {
-    static final int CACHED = 10_000;
+    private static final int CACHED = 10_000;
     private static final Pattern FQDN = Pattern.compile(NewAccount.FQDN, Pattern.CASE_INSENSITIVE);
 
     private final Clock clock;

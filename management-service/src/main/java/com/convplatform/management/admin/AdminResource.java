@@ -181,8 +181,7 @@ public class AdminResource {
     @Operation(summary = "Revoke a registered certificate: refused at once by every replica")
     @APIResponse(responseCode = "204", description = "Revoked (or already revoked)")
     @APIResponse(responseCode = "404", description = "CERTIFICATE_NOT_FOUND: the account has no such certificate")
-    public void revoke(@PathParam("accountId") String accountId,
-            @PathParam("certificateUuid") String certificateUuid) {
+    public void revoke(@PathParam("accountId") String accountId, @PathParam("certificateUuid") String certificateUuid) {
         accounts.revoke(accountId, certificateUuid);
     }
 

@@ -14,8 +14,7 @@ import io.quarkus.runtime.StartupEvent;
 /** Stops the service at start when its settings cannot work together (README, "Checked at start"). */
 @ApplicationScoped
 public class ManagementConfigChecks {
-    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event,
-            ManagementConfig config) {
+    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, ManagementConfig config) {
         of(config).throwIfAny();
     }
 

@@ -67,9 +67,9 @@ public class RequestLimits {
         if (waitMillis > 0) {
             metrics.counter("management.rate_limited", "limit", kind).increment();
             int retry = seconds(waitMillis);
-            throw new ApiException(429, "RATE_LIMITED", budget.limit + " signed requests " + whose + key + " in the last "
-                    + window.toSeconds() + " s are the most allowed (" + budget.setting + "); send it again in "
-                    + retry + " s", retry);
+            throw new ApiException(429, "RATE_LIMITED", budget.limit + " signed requests " + whose + key
+                    + " in the last " + window.toSeconds() + " s are the most allowed (" + budget.setting
+                    + "); send it again in " + retry + " s", retry);
         }
     }
 

@@ -107,8 +107,7 @@ public class SignedApiResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
-    public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers,
-            @Context HttpServerRequest request) {
+    public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
         return issue(body, headers, request);
     }
 
