@@ -38,7 +38,6 @@ import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 
-/** Accounts, their clients and their registered self-signed certificates. */
 @ApplicationScoped
 public class AccountService {
     private static final int CACHED = 10_000;

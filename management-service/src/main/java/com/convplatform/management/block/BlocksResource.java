@@ -39,7 +39,6 @@ public class BlocksResource {
     private static final String REASON = "MISSING_FIELD: send {\"reason\": \"<why, 1 to 500 characters>\"}";
     private static final String FINGERPRINT = "INVALID_FINGERPRINT: 64 hexadecimal digits (colons allowed)";
 
-    /** Why a certificate is blocked, kept for the next operator. */
     public record BlockRequest(
             @NotBlank(message = REASON) @Size(max = 500, message = REASON) @Schema(example = "private key reported stolen") String reason) {
     }

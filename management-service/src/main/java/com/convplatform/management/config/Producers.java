@@ -25,7 +25,6 @@ import com.convplatform.support.Roles;
 
 import io.quarkus.arc.DefaultBean;
 
-/** The beans this service builds from its configuration. */
 public class Producers {
     @Produces
     @Singleton

@@ -48,7 +48,7 @@ public class RequestLimits {
         check(accounts, fqdn, "account", "for the account ");
     }
 
-    /** The verifier's download gate: refuses a chain download when the account has used its download budget. */
+    /** The verifier's download gate. */
     public void checkDownload(String fqdn, CertificateUrl url) throws VerificationException {
         long waitMillis = take(downloads, fqdn);
         if (waitMillis > 0) {
@@ -61,7 +61,6 @@ public class RequestLimits {
         }
     }
 
-    /** Refuses the request (429 with Retry-After) when its key has used the budget. */
     private void check(Budget budget, String key, String kind, String whose) {
         long waitMillis = take(budget, key);
         if (waitMillis > 0) {
