@@ -7,7 +7,7 @@ import jakarta.persistence.Id;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
-/** An external client's account: one business, one FQDN, one webhook URL. Never leaves the service. */
+/** An external client's account: one business, one FQDN, one webhook URL. */
 @Entity
 public class Account extends PanacheEntityBase {
     @Id
@@ -17,6 +17,5 @@ public class Account extends PanacheEntityBase {
     public String businessId;
     public String webhookUrl;
     public Instant createdAt;
-    /** Signed requests must carry a valid Signature-256 (SHA-256); Signature (SHA-1) alone is refused. */
     public boolean requireSha256;
 }

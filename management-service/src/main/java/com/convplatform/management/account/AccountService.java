@@ -6,12 +6,9 @@ import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -37,15 +34,13 @@ import com.convplatform.support.SqlExists;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
-import io.quarkus.hibernate.orm.panache.PanacheQuery;
 import io.quarkus.panache.common.Page;
+import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 
-/** Accounts, their clients and their registered self-signed certificates. */
 @ApplicationScoped
 public class AccountService {
-    /** The most entries each lookup cache holds. */
-    static final int CACHED = 10_000;
+    private static final int CACHED = 10_000;
     private static final Pattern FQDN = Pattern.compile(NewAccount.FQDN, Pattern.CASE_INSENSITIVE);
 
     private final Clock clock;
@@ -84,62 +79,42 @@ public class AccountService {
         return AccountView.of(a);
     }
 
-    /**
-     * One page of the accounts in the order of their FQDNs, those after {@code after} (the FQDN of the last account of
-     * the page before; null for the first page), matching {@code query} when it is given: an FQDN or a name that
-     * contains it (case-insensitive), or the exact business id or account id. {@code %} and {@code _} are plain
-     * characters. The account table is read whole for a substring (no index serves one), which stays in the
-     * milliseconds for the accounts a platform has (tens of thousands at most); the page itself walks the FQDN index.
-     */
+    /** A substring search reads the whole table (no index serves one): milliseconds for tens of thousands. */
     public List<AccountView> search(String q, String after, int limit) {
         String query = q == null || q.isBlank() ? null : q.strip();
         if (query != null && query.length() > 253) {
             throw bad("INVALID_QUERY", "q is at most 253 characters (the longest FQDN)");
         }
-        if (after != null && (after.length() > 253
-                || !FQDN.matcher(after).matches())) {
+        if (after != null && (after.length() > 253 || !FQDN.matcher(after).matches())) {
             throw bad("INVALID_CURSOR", "after is the fqdn of the last account of the page before, such as"
                     + " acme.example");
         }
-        List<String> where = new ArrayList<>();
-        Map<String, Object> params = new HashMap<>();
+        String where = "fqdn > :after"; // '' for the first page: every FQDN is after it
+        Parameters params = Parameters.with("after", after == null ? "" : after.toLowerCase(Locale.ROOT));
         if (query != null) {
-            where.add("(fqdn like :pattern escape '!' or lower(name) like :pattern escape '!'"
-                    + " or businessId = :exact or id = :exact)");
-            params.put("pattern", "%" + query.toLowerCase(Locale.ROOT).replace("!", "!!").replace("%", "!%")
-                    .replace("_", "!_") + "%");
-            params.put("exact", query);
+            where += " and (fqdn like :pattern escape '!' or lower(name) like :pattern escape '!'"
+                    + " or businessId = :exact or id = :exact)";
+            params.and("pattern", "%" + query.toLowerCase(Locale.ROOT).replace("!", "!!").replace("%", "!%")
+                    .replace("_", "!_") + "%").and("exact", query);
         }
-        if (after != null) {
-            where.add("fqdn > :after");
-            params.put("after", after.toLowerCase(Locale.ROOT));
-        }
-        PanacheQuery<Account> found = where.isEmpty()
-                ? Account.findAll(Sort.by("fqdn"))
-                : Account.find(String.join(" and ", where), Sort.by("fqdn"), params);
-        return found.page(Page.ofSize(limit)).list().stream().map(AccountView::of).toList();
+        return Account.<Account>find(where, Sort.by("fqdn"), params).page(Page.ofSize(limit)).list().stream()
+                .map(AccountView::of).toList();
     }
 
     public AccountView get(String accountId) {
         return AccountView.of(account(accountId));
     }
 
-    /** What a signed request needs of its account. */
     public record Signer(String id, String fqdn, String businessId) {
     }
 
-    /**
-     * The account registered for this FQDN. An account's id, FQDN and business never change and accounts are not
-     * removed (only {@link #requiresSha256} changes, and it is not kept here), so one found is kept (at most
-     * {@value #CACHED} of them); an FQDN not found is not kept, so a new account is known at once.
-     */
+    /** Accounts never change their FQDN or go, so one found is cached; one not found is not (new ones work at once). */
     public Optional<Signer> byFqdn(String fqdn) {
         return Optional.ofNullable(signers.get(fqdn.toLowerCase(Locale.ROOT),
                 key -> Account.<Account>find("fqdn", key).firstResultOptional()
                         .map(a -> new Signer(a.id, a.fqdn, a.businessId)).orElse(null)));
     }
 
-    /** Changes the account's settings (its SHA-256 requirement); every replica applies it to the next request. */
     @Transactional
     public AccountView change(String accountId, AccountSettings settings) {
         Account a = account(accountId);
@@ -147,11 +122,7 @@ public class AccountService {
         return AccountView.of(a);
     }
 
-    /**
-     * Whether the account's signed requests must carry Signature-256. Read from the database on every call (one
-     * lookup by primary key, plain JDBC), as revocations are, so a change made through any replica applies at once
-     * everywhere; the signed API asks only for requests that come without Signature-256.
-     */
+    /** Read from the database on every call (by primary key), so a change through any replica applies at once. */
     public boolean requiresSha256(String accountId) {
         return SqlExists.exists(dataSource, "the account's SHA-256 requirement",
                 "select 1 from account where id = ? and require_sha256 = true", accountId);
@@ -175,26 +146,18 @@ public class AccountService {
                 .toList();
     }
 
-    /**
-     * Whether the client belongs to the account. Clients are never moved or removed, so a client's account is kept
-     * once found (at most {@value #CACHED}); a client not found is not kept.
-     */
+    /** Clients are never moved or removed, so a client's account is cached once found. */
     public boolean isClientOf(String accountId, String clientId) {
         return accountId.equals(clientAccounts.get(clientId, id -> Client.<Client>findByIdOptional(id)
                 .map(c -> c.accountId).orElse(null)));
     }
 
-    /** A certificate registration's answer: the certificate, and whether this call registered it. */
     public record Registration(CertificateView certificate, boolean created) {
     }
 
     /**
-     * Registers a self-signed certificate for the account, once: the same certificate (the same DER encoding) sent
-     * again is answered with its existing registration ({@code created} false), so a retried or repeated call never
-     * makes a second id for one certificate. A revoked certificate stays revoked: registering it again is refused
-     * (409 {@code CERTIFICATE_REVOKED}, naming its id), since undoing a revocation by re-registering would let a
-     * withdrawn key back in; a new key pair and certificate are registered instead. Registrations for one account are
-     * serialised by a lock on its row, so two concurrent calls with one certificate make one registration.
+     * Once per certificate, and a revoked one stays revoked (README, Decisions). The lock on the account's row
+     * serialises its registrations, so two concurrent calls with one certificate make one registration.
      */
     @Transactional
     public Registration register(String accountId, String pem) {
@@ -213,12 +176,9 @@ public class AccountService {
             throw bad(e.code().name(), e.getMessage());
         }
         String fingerprint = fingerprint(cert);
-        Optional<RegisteredCertificate> existing = RegisteredCertificate
-                .<RegisteredCertificate>find("accountId = ?1 and sha256Fingerprint = ?2 order by createdAt", accountId,
-                        fingerprint)
-                .firstResultOptional();
-        if (existing.isPresent()) {
-            RegisteredCertificate r = existing.get();
+        RegisteredCertificate r = RegisteredCertificate.find("accountId = ?1 and sha256Fingerprint = ?2 order by"
+                + " createdAt", accountId, fingerprint).firstResult();
+        if (r != null) {
             if (r.revokedAt != null) {
                 throw new ApiException(409, "CERTIFICATE_REVOKED", "This certificate was registered as " + r.id
                         + " and revoked at " + r.revokedAt + "; a revoked certificate stays revoked: create a new key"
@@ -226,7 +186,7 @@ public class AccountService {
             }
             return new Registration(CertificateView.of(r), false);
         }
-        RegisteredCertificate r = new RegisteredCertificate();
+        r = new RegisteredCertificate();
         r.id = UUID.randomUUID().toString();
         r.accountId = accountId;
         r.pem = Pem.toPem(cert);
@@ -254,11 +214,7 @@ public class AccountService {
         }
     }
 
-    /**
-     * The account's registered, unrevoked certificate with this id. Its revocation is read from the database on every
-     * call (one lookup by primary key, plain JDBC), so a certificate revoked through any replica is refused at once by
-     * all; the parsed certificate is kept (at most {@value #CACHED}).
-     */
+    /** Revocation is read on every call (by primary key): one revoked through any replica is refused at once by all. */
     public Optional<X509Certificate> activeCertificate(String accountId, String certificateUuid) {
         if (certificateUuid == null || certificateUuid.length() > 64
                 || !SqlExists.exists(dataSource, "the certificate's revocation",
@@ -270,7 +226,7 @@ public class AccountService {
                 id -> parse(RegisteredCertificate.<RegisteredCertificate>findById(id).pem)));
     }
 
-    private Account account(String accountId) {
+    private static Account account(String accountId) {
         return Account.<Account>findByIdOptional(accountId)
                 .orElseThrow(() -> new ApiException(404, "ACCOUNT_NOT_FOUND", "No account " + accountId));
     }
@@ -283,7 +239,7 @@ public class AccountService {
         }
     }
 
-    /** The lower-case hex SHA-256 of the certificate's DER encoding, as the operator API shows and takes it. */
+    /** The lower-case hex SHA-256 of the DER encoding, as the operator API shows and takes it. */
     public static String fingerprint(X509Certificate cert) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));

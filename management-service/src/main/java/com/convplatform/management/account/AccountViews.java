@@ -23,7 +23,6 @@ public final class AccountViews {
             + " (SHA256withRSA or SHA256withECDSA over the body); one with Signature (SHA-1) only is refused with"
             + " SIGNATURE_256_REQUIRED. false (the default): Signature, Signature-256 or both";
 
-    /** A new account (the FQDN is kept in lower case). */
     public record NewAccount(
             @NotBlank(message = INVALID_NAME) @Size(max = 200, message = INVALID_NAME) @Schema(example = "Example Shop") String name,
             @NotNull(message = INVALID_FQDN) @Size(max = 253, message = INVALID_FQDN) @Pattern(regexp = FQDN, flags = Pattern.Flag.CASE_INSENSITIVE, message = INVALID_FQDN) @Schema(example = "client.example.com") String fqdn,
@@ -57,14 +56,10 @@ public final class AccountViews {
         }
     }
 
-    /**
-     * The account settings an operator may change after creation: only {@code require_sha256}. PATCH and PUT take the
-     * same object (it has one field); any other field is refused, so that nobody believes an FQDN was changed.
-     */
+    /** What PATCH and PUT may change: any other field is refused, so that nobody believes an FQDN was changed. */
     public record AccountSettings(@Schema(description = REQUIRE_SHA256, required = true) boolean requireSha256) {
         static final String FIELD = "require_sha256";
 
-        /** Reads the settings strictly from a request body. */
         public static AccountSettings of(JsonNode body) {
             if (body == null || !body.isObject()) {
                 throw new ApiException(400, "MISSING_FIELD", "Send a JSON object: {\"" + FIELD + "\": true}");

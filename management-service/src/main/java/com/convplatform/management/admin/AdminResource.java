@@ -55,7 +55,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 public class AdminResource {
     private static final String NO_ACCOUNT = "ACCOUNT_NOT_FOUND: no account with that id";
     private static final String MISSING_BODY = "MISSING_FIELD: send a JSON object";
-    /** Accounts per page when no limit is given, and the most a page holds. */
+    private static final String SETTINGS_REFUSED = "MISSING_FIELD, INVALID_REQUIRE_SHA256, FIELD_NOT_CHANGEABLE,"
+            + " MALFORMED_JSON";
     static final int ACCOUNTS_PAGE = 100;
     static final int MAX_ACCOUNTS = 1000;
     private static final Set<String> ACCOUNT_QUERY = Set.of("q", "limit", "after");
@@ -112,8 +113,7 @@ public class AdminResource {
     @Operation(summary = "Change an account's settings: require_sha256 (the only field that can change)")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = AccountSettings.class)))
     @APIResponse(responseCode = "200", description = "The account as it is now")
-    @APIResponse(responseCode = "400", description = "MISSING_FIELD, INVALID_REQUIRE_SHA256, FIELD_NOT_CHANGEABLE,"
-            + " MALFORMED_JSON")
+    @APIResponse(responseCode = "400", description = SETTINGS_REFUSED)
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public AccountView changeAccount(@PathParam("accountId") String accountId, JsonNode in) {
         return accounts.change(accountId, AccountSettings.of(in));
@@ -124,8 +124,7 @@ public class AdminResource {
     @Operation(summary = "Set an account's settings: the same object as PATCH (require_sha256 is its only field)")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = AccountSettings.class)))
     @APIResponse(responseCode = "200", description = "The account as it is now")
-    @APIResponse(responseCode = "400", description = "MISSING_FIELD, INVALID_REQUIRE_SHA256, FIELD_NOT_CHANGEABLE,"
-            + " MALFORMED_JSON")
+    @APIResponse(responseCode = "400", description = SETTINGS_REFUSED)
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public AccountView replaceAccountSettings(@PathParam("accountId") String accountId, JsonNode in) {
         return accounts.change(accountId, AccountSettings.of(in));
@@ -165,8 +164,7 @@ public class AdminResource {
     public RestResponse<CertificateView> register(@PathParam("accountId") String accountId,
             @NotNull(message = MISSING_BODY) @Valid NewCertificate in) {
         AccountService.Registration r = accounts.register(accountId, in.certificate());
-        RestResponse.Status status = r.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK;
-        return RestResponse.status(status, r.certificate());
+        return RestResponse.status(r.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK, r.certificate());
     }
 
     @GET
@@ -183,8 +181,7 @@ public class AdminResource {
     @Operation(summary = "Revoke a registered certificate: refused at once by every replica")
     @APIResponse(responseCode = "204", description = "Revoked (or already revoked)")
     @APIResponse(responseCode = "404", description = "CERTIFICATE_NOT_FOUND: the account has no such certificate")
-    public void revoke(@PathParam("accountId") String accountId,
-            @PathParam("certificateUuid") String certificateUuid) {
+    public void revoke(@PathParam("accountId") String accountId, @PathParam("certificateUuid") String certificateUuid) {
         accounts.revoke(accountId, certificateUuid);
     }
 

@@ -15,7 +15,6 @@ import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.AccountView;
 import com.convplatform.support.Roles;
 
-/** What the other services read: an account's FQDN, business and webhook URL. */
 @Path("/internal/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.INTERNAL)

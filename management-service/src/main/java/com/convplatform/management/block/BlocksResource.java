@@ -29,7 +29,7 @@ import com.convplatform.management.block.CertificateBlocks.Block;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
 
-/** The operator API for withdrawing trust: certificates blocked by fingerprint, and chain-cache purges. */
+/** The operator API for withdrawing trust: certificate blocks and chain-cache purges. */
 @Path("/admin/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -39,7 +39,6 @@ public class BlocksResource {
     private static final String REASON = "MISSING_FIELD: send {\"reason\": \"<why, 1 to 500 characters>\"}";
     private static final String FINGERPRINT = "INVALID_FINGERPRINT: 64 hexadecimal digits (colons allowed)";
 
-    /** Why a certificate is blocked (kept with the block, for the next operator). */
     public record BlockRequest(
             @NotBlank(message = REASON) @Size(max = 500, message = REASON) @Schema(example = "private key reported stolen") String reason) {
     }

@@ -23,20 +23,16 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 
-/**
- * Certificates blocked by the operator, by SHA-256 fingerprint, and purges of the downloaded-chain cache. Both are rows
- * in the database, so every replica applies them: the replica that took the operator's call at once, the others at
- * their next read, every {@code management.blocks.refresh} (5 s by default). A signed request whose chain holds a
- * blocked certificate (signing certificate, intermediate or root) is refused with CERT_BLOCKED, whatever the cache
- * holds. When the database cannot be read, the last blocks read stay in force and the failure is logged and counted.
- */
+/** Certificate blocks and chain-cache purges: database rows that every replica reads (README, Decisions). */
 @ApplicationScoped
 @Startup
 public class CertificateBlocks {
     private static final Logger LOG = Logger.getLogger(CertificateBlocks.class);
 
-    /** A blocked certificate as the operator API shows it. */
     public record Block(String sha256Fingerprint, String reason, Instant blockedAt) {
+        static Block of(BlockedCertificate b) {
+            return new Block(b.sha256Fingerprint, b.reason, b.blockedAt);
+        }
     }
 
     private final ManagementRequestVerifier verifier;
@@ -57,11 +53,7 @@ public class CertificateBlocks {
         });
     }
 
-    /**
-     * Refuses a verified chain that holds a blocked certificate (400 CERT_BLOCKED). While nothing is blocked this costs
-     * nothing; while something is, one SHA-256 per certificate of the chain (a few microseconds against the tens of
-     * the signature check, so they are not cached).
-     */
+    /** Fingerprints are not cached: a SHA-256 costs a few microseconds against the signature check's tens. */
     public void check(ValidatedChain chain) {
         Set<String> now = blocked;
         if (now.isEmpty()) {
@@ -78,7 +70,7 @@ public class CertificateBlocks {
         }
     }
 
-    /** Blocks a certificate; blocking one that is already blocked keeps the first reason. */
+    /** Blocking a certificate again keeps the first reason. */
     @Transactional
     public Block block(String fingerprint, String reason) {
         String fp = normalise(fingerprint);
@@ -91,10 +83,10 @@ public class CertificateBlocks {
             b.persist();
         }
         blocked = fingerprints();
-        return view(b);
+        return Block.of(b);
     }
 
-    /** Lifts a block; false when the certificate was not blocked. */
+    /** False when the certificate was not blocked. */
     @Transactional
     public boolean unblock(String fingerprint) {
         boolean removed = BlockedCertificate.deleteById(normalise(fingerprint));
@@ -104,10 +96,10 @@ public class CertificateBlocks {
 
     @Transactional
     public List<Block> list() {
-        return BlockedCertificate.<BlockedCertificate>listAll().stream().map(CertificateBlocks::view).toList();
+        return BlockedCertificate.<BlockedCertificate>listAll().stream().map(Block::of).toList();
     }
 
-    /** Drops the cached chains of one account (null: of all accounts) on every replica. */
+    /** Drops the cached chains of one account (null: of all) on every replica. */
     public void purge(String fqdn) {
         QuarkusTransaction.requiringNew().run(() -> {
             ChainPurge p = new ChainPurge();
@@ -140,10 +132,6 @@ public class CertificateBlocks {
     private static Set<String> fingerprints() {
         return BlockedCertificate.<BlockedCertificate>streamAll().map(b -> b.sha256Fingerprint)
                 .collect(Collectors.toUnmodifiableSet());
-    }
-
-    private static Block view(BlockedCertificate b) {
-        return new Block(b.sha256Fingerprint, b.reason, b.blockedAt);
     }
 
     private static String normalise(String fingerprint) {

@@ -11,13 +11,12 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * All settings of management-service, prefix {@code management}. Ranges of single values are checked by the constraints
- * here, relations between settings by {@link ManagementConfigChecks}.
+ * The settings of management-service (README, Configuration). Single values are checked by the constraints here,
+ * relations between settings by {@link ManagementConfigChecks}.
  */
 @ConfigMapping(prefix = "management")
 public interface ManagementConfig {
-
-    /** Directory for the embedded database and the generated JWT signing key. */
+    /** Directory of the embedded database and the generated JWT signing key. */
     @WithDefault("./data/management")
     String dataDir();
 
@@ -27,16 +26,13 @@ public interface ManagementConfig {
 
     Jwt jwt();
 
-    /** Downloading certificate chains from SignatureCertChainUrl. */
     CertFetch certFetch();
 
-    /** Test and staging seam, off unless set: extra roots (PEM file) signing chains may lead to, besides the JVM's. */
+    /** Test and staging seam: a PEM file of extra roots that signing chains may lead to. */
     Optional<String> trustAnchors();
 
-    /** Rate limits of the signed API (answered 429 with Retry-After). */
     RateLimit rateLimit();
 
-    /** Certificates blocked by fingerprint and chain-cache purges, shared by the replicas through the database. */
     Blocks blocks();
 
     /** Seconds either way a request's timestamp may differ from the server clock (spec: 150). */
@@ -45,12 +41,12 @@ public interface ManagementConfig {
     int timestampToleranceSeconds();
 
     interface RateLimit {
-        /** Most signed requests from one source address per window (0: no limit). */
+        /** Signed requests per window from one source address (0: no limit). */
         @WithDefault("60")
         @PositiveOrZero
         int perSource();
 
-        /** Most signed requests naming one account (by fqdn) per window, from all sources (0: no limit). */
+        /** Signed requests per window naming one account, from all sources (0: no limit). */
         @WithDefault("120")
         @PositiveOrZero
         int perAccount();
@@ -61,87 +57,69 @@ public interface ManagementConfig {
     }
 
     interface Blocks {
-        /** How often each replica reads the blocks and purges recorded through other replicas. */
+        /** How often each replica reads the blocks and purges recorded through the others. */
         @WithDefault("PT5S")
         Duration refresh();
     }
 
     interface Admin {
-        /** Bearer key of the operator API (env MANAGEMENT_ADMIN_API_KEY). Unset: every operator call is refused. */
+        /** Bearer key of the operator API; unset, the API is closed. */
         Optional<String> apiKey();
 
-        /** Accept http:// webhook URLs (local development only); https is required otherwise. */
+        /** Accept http:// webhook URLs (local development only). */
         @WithDefault("false")
         boolean allowHttpWebhooks();
     }
 
     interface Internal {
-        /** Bearer key for /internal/v1 (env MANAGEMENT_INTERNAL_API_KEY). Unset: every internal call is refused. */
+        /** Bearer key of /internal/v1; unset, the API is closed. */
         Optional<String> apiKey();
     }
 
     interface Jwt {
-        /** The iss claim. */
         @WithDefault("platform-management")
         String issuer();
 
-        /** The aud claim. */
         @WithDefault("platform-api")
         String audience();
 
-        /** Token lifetime. */
         @WithDefault("PT1H")
         Duration lifetime();
 
-        /**
-         * PEM file with the EC P-256 private key that signs tokens (PKCS#8 or SEC1). Unset: a key is generated on
-         * first start and kept under the data directory.
-         */
+        /** PEM file of the EC P-256 signing key; unset, a key is generated under the data directory. */
         Optional<String> keyFile();
 
-        /**
-         * PEM files of more keys to publish in the JWKS after the signing key, never to sign with: the previous key
-         * after a rotation (tokens it signed keep verifying until they expire), or the next key before one. Each
-         * file holds an EC P-256 key, private (the old {@code key-file} as it was) or public ({@code PUBLIC KEY}).
-         */
+        /** PEM files of EC P-256 keys (private or public) published in the JWKS, never used to sign. */
         Optional<List<String>> publishedKeyFiles();
     }
 
     interface CertFetch {
-        /** Connect time-out for a chain download. */
         @WithDefault("PT2S")
         Duration connectTimeout();
 
-        /** Time allowed for the whole download, from the host name lookup to the last byte. */
+        /** The whole download's deadline, from the host name lookup to the last byte. */
         @WithDefault("PT5S")
         Duration totalTimeout();
 
-        /** Most chain downloads from one host at once; a request that would start one more is answered 503 at once. */
+        /** Chain downloads from one host at once; one more is refused 503 at once. */
         @WithDefault("2")
         @Positive
         int perHost();
 
-        /**
-         * Most chain downloads for one account (by fqdn) per {@code rate-limit.window}; a request that would start one
-         * more is answered 503 CERT_FETCH_BUSY (0: no limit). Requests served from the cache do not count.
-         */
+        /** Chain downloads per account per {@code rate-limit.window}; cache hits do not count (0: no limit). */
         @WithDefault("20")
         @PositiveOrZero
         int downloadsPerAccount();
 
-        /**
-         * How long a chain URL whose download or validation failed is answered with the same failure without a new
-         * download (0: not at all). A customer who has just mended their chain server waits at most this long.
-         */
+        /** How long a failed chain URL is answered with its failure without a new download (0: not at all). */
         @WithDefault("PT15S")
         Duration failureMemory();
 
-        /** Largest chain document accepted, in bytes. */
         @WithDefault("65536")
         @Positive
         int maxBytes();
 
-        /** Most chain URLs kept in the cache. */
+        /** Chain URLs kept in the cache. */
         @WithDefault("1000")
         @Positive
         int cacheSize();
@@ -150,19 +128,13 @@ public interface ManagementConfig {
         @WithDefault("PT1H")
         Duration cacheMaxAge();
 
-        /**
-         * Test and staging seam, off unless set: host=address:port pairs used only to connect for the download (like
-         * curl --resolve). TLS still verifies the original host; the URL rules apply to the URL as sent.
-         */
+        /** Test and staging seam: host=address:port pairs to connect to (like curl --resolve); TLS checks the host. */
         Optional<List<String>> resolve();
 
-        /** Test and staging seam, off unless set: extra CA certificates (PEM file) trusted for the HTTPS download. */
+        /** Test and staging seam: a PEM file of extra CAs trusted for the HTTPS download. */
         Optional<String> trustStore();
 
-        /**
-         * Seam for a private deployment, off by default: download chains from hosts that resolve to private, loopback
-         * or other non-public addresses (crypto-common's outbound-address guard refuses them otherwise).
-         */
+        /** Seam for a private deployment: allow chain hosts that resolve to non-public addresses. */
         @WithDefault("false")
         boolean allowPrivateNetworks();
     }

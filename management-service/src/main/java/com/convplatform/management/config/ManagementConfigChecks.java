@@ -11,19 +11,13 @@ import com.convplatform.support.ConfigChecks;
 
 import io.quarkus.runtime.StartupEvent;
 
-/**
- * Stops management-service at start when its settings cannot work together (README, Configuration, "Checked at
- * start"): every broken relation in one message naming the settings. Single values out of range are refused earlier
- * by the Bean Validation constraints of {@link ManagementConfig}.
- */
+/** Stops the service at start when its settings cannot work together (README, "Checked at start"). */
 @ApplicationScoped
 public class ManagementConfigChecks {
-    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event,
-            ManagementConfig config) {
+    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, ManagementConfig config) {
         of(config).throwIfAny();
     }
 
-    /** Every relation, checked; the caller throws. */
     public static ConfigChecks of(ManagementConfig config) {
         ManagementConfig.CertFetch fetch = config.certFetch();
         ConfigChecks checks = ConfigChecks.of("management-service")

@@ -25,9 +25,7 @@ import com.convplatform.support.Roles;
 
 import io.quarkus.arc.DefaultBean;
 
-/** The beans this service builds from its configuration. */
 public class Producers {
-    /** The operator and internal keys of this service, as roles (service-support's ApiKeyMechanism). */
     @Produces
     @Singleton
     ApiKeys keys(ManagementConfig config) {
@@ -35,7 +33,7 @@ public class Producers {
                 .with(Roles.INTERNAL, "management.internal.api-key", config.internal().apiKey());
     }
 
-    /** The host name resolver behind the outbound-address guard of the chain download: the system's. */
+    /** The system's resolver behind the chain download's outbound-address guard; the tests replace it. */
     @Produces
     @Singleton
     @DefaultBean
@@ -43,7 +41,6 @@ public class Producers {
         return OutboundAddresses.SYSTEM;
     }
 
-    /** The one spec 5.1 verifier of this service (seams off unless configured). */
     @Produces
     @Singleton
     ManagementRequestVerifier verifier(ManagementConfig config, Clock clock, OutboundAddresses.Resolver resolver,

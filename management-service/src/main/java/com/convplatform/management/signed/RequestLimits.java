@@ -19,13 +19,7 @@ import io.smallrye.faulttolerance.api.Guard;
 import io.smallrye.faulttolerance.api.RateLimitException;
 import io.smallrye.faulttolerance.api.RateLimitType;
 
-/**
- * The signed API's budgets, each a rolling-window rate limit of SmallRye Fault Tolerance, one {@link Guard} per key:
- * requests per source address and per account (answered 429 with Retry-After, before any verification work), and chain
- * downloads per account (a junk request under a new path of an account's FQDN costs its server a download only while
- * the budget lasts; then 503 CERT_FETCH_BUSY). Guards of keys not seen for two windows are dropped; at most
- * {@value #KEYS} keys of each kind are kept, so a flood of source addresses cannot grow the heap.
- */
+/** The signed API's budgets (README, Decisions); the keys are bounded, so a flood of addresses cannot grow the heap. */
 @ApplicationScoped
 @Startup
 public class RequestLimits {
@@ -38,34 +32,25 @@ public class RequestLimits {
     private final MeterRegistry metrics;
 
     public RequestLimits(ManagementConfig config, MeterRegistry metrics) {
-        var limits = config.rateLimit();
-        this.window = limits.window();
-        this.sources = new Budget("management.rate-limit.per-source", limits.perSource());
-        this.accounts = new Budget("management.rate-limit.per-account", limits.perAccount());
-        this.downloads = new Budget("management.cert-fetch.downloads-per-account",
+        this.window = config.rateLimit().window();
+        this.sources = budget("management.rate-limit.per-source", config.rateLimit().perSource());
+        this.accounts = budget("management.rate-limit.per-account", config.rateLimit().perAccount());
+        this.downloads = budget("management.cert-fetch.downloads-per-account",
                 config.certFetch().downloadsPerAccount());
         this.metrics = metrics;
     }
 
-    /** Refuses the request (429) when its source address has used its budget. */
     public void checkSource(String address) {
-        long waitMillis = sources.take(address);
-        if (waitMillis > 0) {
-            throw limited("source", "from " + address, sources, waitMillis);
-        }
+        check(sources, address, "source", "from ");
     }
 
-    /** Refuses the request (429) when the account it names has used its budget, whatever the source. */
     public void checkAccount(String fqdn) {
-        long waitMillis = accounts.take(fqdn);
-        if (waitMillis > 0) {
-            throw limited("account", "for the account " + fqdn, accounts, waitMillis);
-        }
+        check(accounts, fqdn, "account", "for the account ");
     }
 
-    /** The verifier's download gate: refuses a chain download when the account has used its download budget. */
+    /** The verifier's download gate. */
     public void checkDownload(String fqdn, CertificateUrl url) throws VerificationException {
-        long waitMillis = downloads.take(fqdn);
+        long waitMillis = take(downloads, fqdn);
         if (waitMillis > 0) {
             metrics.counter("management.rate_limited", "limit", "download").increment();
             throw new VerificationException(FailureCode.CERT_FETCH_BUSY, downloads.limit
@@ -76,48 +61,41 @@ public class RequestLimits {
         }
     }
 
-    private ApiException limited(String kind, String whose, Budget budget, long waitMillis) {
-        metrics.counter("management.rate_limited", "limit", kind).increment();
-        int retry = seconds(waitMillis);
-        return new ApiException(429, "RATE_LIMITED", budget.limit + " signed requests " + whose + " in the last "
-                + window.toSeconds() + " s are the most allowed (" + budget.setting + "); send it again in " + retry
-                + " s", retry);
+    private void check(Budget budget, String key, String kind, String whose) {
+        long waitMillis = take(budget, key);
+        if (waitMillis > 0) {
+            metrics.counter("management.rate_limited", "limit", kind).increment();
+            int retry = seconds(waitMillis);
+            throw new ApiException(429, "RATE_LIMITED", budget.limit + " signed requests " + whose + key
+                    + " in the last " + window.toSeconds() + " s are the most allowed (" + budget.setting
+                    + "); send it again in " + retry + " s", retry);
+        }
     }
 
     private static int seconds(long millis) {
         return (int) Math.max(1, (millis + 999) / 1000);
     }
 
-    /** One kind of budget: its setting, its limit, and a guard per key. */
-    private final class Budget {
-        final String setting;
-        final int limit;
-        final Cache<String, Guard> guards;
+    private Budget budget(String setting, int limit) {
+        return new Budget(setting, limit,
+                Caffeine.newBuilder().maximumSize(KEYS).expireAfterAccess(window.multipliedBy(2)).build());
+    }
 
-        Budget(String setting, int limit) {
-            if (limit < 0) {
-                throw new IllegalStateException(setting + " must be 0 (no limit) or more, not " + limit);
-            }
-            this.setting = setting;
-            this.limit = limit;
-            this.guards = Caffeine.newBuilder().maximumSize(KEYS).expireAfterAccess(window.multipliedBy(2)).build();
+    /** 0 when the key may go ahead (one permit taken), otherwise the milliseconds until it may. */
+    private long take(Budget budget, String key) {
+        if (budget.limit == 0) {
+            return 0;
         }
+        try {
+            budget.guards.get(key, k -> Guard.create().withRateLimit().limit(budget.limit)
+                    .window(window.toMillis(), ChronoUnit.MILLIS).type(RateLimitType.ROLLING).done().build())
+                    .get(() -> Boolean.TRUE, Boolean.class);
+            return 0;
+        } catch (RateLimitException e) {
+            return Math.max(1, e.getRetryAfterMillis());
+        }
+    }
 
-        /** 0 when the key may go ahead (one permit taken), otherwise how many milliseconds until it may. */
-        long take(String key) {
-            if (limit == 0) {
-                return 0;
-            }
-            Guard guard = guards.get(key, k -> Guard.create().withRateLimit().limit(limit)
-                    .window(window.toMillis(), ChronoUnit.MILLIS).type(RateLimitType.ROLLING).done().build());
-            try {
-                guard.call(() -> Boolean.TRUE, Boolean.class);
-                return 0;
-            } catch (RateLimitException e) {
-                return Math.max(1, e.getRetryAfterMillis());
-            } catch (Exception e) {
-                throw new IllegalStateException("The rate limit of " + setting + " failed", e);
-            }
-        }
+    private record Budget(String setting, int limit, Cache<String, Guard> guards) {
     }
 }

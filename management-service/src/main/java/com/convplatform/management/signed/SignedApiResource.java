@@ -28,10 +28,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 
-/**
- * The signed management API of spec 4.1 and 4.2; every request is verified as spec 5.1 says. The body is taken as the
- * exact bytes sent, since the signature is over them; the service parses it after checking its media type.
- */
+/** The signed management API of spec 4.1 and 4.2. The body is taken as the exact bytes the signature is over. */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @PermitAll
@@ -70,18 +67,16 @@ public class SignedApiResource {
     private static final String CERT_UUID = "Self-signed certificates: the certificate_uuid the operator API gave"
             + " when the certificate was registered. Send this or SignatureCertChainUrl, never both";
 
-    /** The signed body of a token request (for the documentation: the bytes are read as sent). */
+    /** The signed bodies, for the documentation only (the bytes are read as sent). */
     record TokenRequest(@Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
             @Schema(example = "client.example.com") String fqdn,
             @Schema(example = "2026-11-25T10:00:00Z", description = "UTC, within 150 s of the server clock") String timestamp) {
     }
 
-    /** The signed body of a client enumeration request. */
     record ClientListRequest(@Schema(example = "client.example.com") String fqdn,
             @Schema(example = "2026-11-25T10:00:00Z", description = "UTC, within 150 s of the server clock") String timestamp) {
     }
 
-    /** The headers of a signed request, bound by Quarkus REST as one parameter container. */
     public record Headers(@HeaderParam("Content-Type") String contentType,
             @Parameter(description = SIGNATURE) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
             @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String certChainUrl,
@@ -112,8 +107,7 @@ public class SignedApiResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
-    public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers,
-            @Context HttpServerRequest request) {
+    public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
         return issue(body, headers, request);
     }
 
@@ -127,21 +121,13 @@ public class SignedApiResource {
         return onWorker(() -> service.listClients(body, headers, source));
     }
 
-    /**
-     * The address the request came from: the peer, or the client named by X-Forwarded-For / Forwarded when
-     * {@code quarkus.http.proxy.*} says to trust the proxy in front (the Kubernetes manifests do).
-     */
+    /** The peer, or the client named by X-Forwarded-For when {@code quarkus.http.proxy.*} trusts the proxy. */
     private static String source(HttpServerRequest request) {
         SocketAddress peer = request.remoteAddress();
         return peer == null ? "unknown" : peer.hostAddress();
     }
 
-    /**
-     * Runs the work on a worker thread in this request's context (its request id) once the event loop has read the
-     * whole body; the answer is written from the event loop. A plain blocking method took its worker when the head
-     * arrived, to wait there for the body: a thread switch more per request, a twentieth of the CPU in the load test.
-     * The work may block (revocation read from the database, chain download), so it never runs on the event loop.
-     */
+    /** Blocking work on a worker once the event loop has read the body (waiting there cost a twentieth of the CPU). */
     private static <T> Uni<T> onWorker(Callable<T> work) {
         return Uni.createFrom()
                 .completionStage(Vertx.currentContext().executeBlocking(work, false).toCompletionStage());

@@ -17,7 +17,7 @@ import com.convplatform.management.signed.SignedApiResource.Headers;
 import com.convplatform.management.token.TokenService;
 import com.convplatform.management.token.TokenService.TokenResponse;
 import com.convplatform.support.ApiException;
-import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,21 +28,16 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-/**
- * The signed management operations (spec 4.1, 4.2, 5.1): read the exact body bytes, parse them strictly, find the
- * account named by {@code fqdn}, verify in the spec's order through crypto-common, then act. Every refusal is an
- * {@link ApiException} with a stable code; nothing is written before verification succeeds.
- */
+/** The signed management operations (spec 4.1, 4.2, 5.1); nothing is written before verification succeeds. */
 @ApplicationScoped
 public class SignedRequestService {
-    /** Largest signed body accepted. */
-    public static final int MAX_BODY = 64 * 1024;
-    /** When a request refused for a busy certificate host may be sent again (its downloads end within 5 s). */
-    static final int BUSY_RETRY_AFTER_SECONDS = 5;
+    private static final int MAX_BODY = 64 * 1024;
+    /** A busy certificate host's downloads end within 5 s. */
+    private static final int BUSY_RETRY_AFTER_SECONDS = 5;
 
     private static final ObjectMapper STRICT = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private final ManagementRequestVerifier verifier;
     private final AccountService accounts;
@@ -62,8 +57,7 @@ public class SignedRequestService {
         this.tokens = tokens;
         this.metrics = metrics;
         this.verificationTimer = Timer.builder("management.signed.verification")
-                .description("Time to verify a signed management request (all four spec 5.1 steps)")
-                .register(metrics);
+                .description("Time to verify a signed management request (all four spec 5.1 steps)").register(metrics);
         this.tokensIssued = metrics.counter("management.tokens.issued");
     }
 
@@ -73,7 +67,7 @@ public class SignedRequestService {
         if (!accounts.isClientOf(v.account.id(), clientId)) {
             throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + abbreviate(clientId)
                     + " does not belong to the account of " + v.account.fqdn()
-                    + "; list the account's clients with the client enumeration operation");
+                    + "; list the account's clients with the client enumeration operation", 0);
         }
         TokenResponse token = tokens.issue(clientId, v.account.id(), v.account.businessId());
         tokensIssued.increment();
@@ -91,7 +85,7 @@ public class SignedRequestService {
     private Verified verify(byte[] in, Headers h, String source, boolean needsClient) {
         limits.checkSource(source);
         if (h.contentType() == null || !h.contentType().toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json");
+            throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json", 0);
         }
         byte[] body = in == null ? new byte[0] : in;
         if (body.length > MAX_BODY) {
@@ -101,30 +95,29 @@ public class SignedRequestService {
         JsonNode json;
         try {
             json = STRICT.readTree(body);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw refuse(400, "MALFORMED_JSON",
-                    "The body is not one valid JSON object (duplicate keys and data after it are refused too): "
-                            + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw refuse(400, "MALFORMED_JSON", "The body is not one valid JSON object (duplicate keys and data after"
+                    + " it are refused too): " + e.getOriginalMessage(), 0);
         } catch (IOException e) {
-            throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON");
+            throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON", 0);
         }
         if (json == null || !json.isObject()) {
-            throw refuse(400, "MALFORMED_JSON", "The body must be one JSON object");
+            throw refuse(400, "MALFORMED_JSON", "The body must be one JSON object", 0);
         }
         for (String field : needsClient ? List.of("client_id", "fqdn", "timestamp") : List.of("fqdn", "timestamp")) {
             if (!json.hasNonNull(field) || !json.get(field).isTextual() || json.get(field).asText().isEmpty()) {
-                throw refuse(400, "MISSING_FIELD", "The body needs the string field '" + field + "'");
+                throw refuse(400, "MISSING_FIELD", "The body needs the string field '" + field + "'", 0);
             }
         }
         String fqdn = json.get("fqdn").asText();
         AccountService.Signer account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
-                "No account is registered for the FQDN '" + abbreviate(fqdn) + "'"));
+                "No account is registered for the FQDN '" + abbreviate(fqdn) + "'", 0));
         limits.checkAccount(account.fqdn());
         // The account's policy, before any certificate work: a request it will refuse costs no chain download.
         if (h.signature256() == null && accounts.requiresSha256(account.id())) {
             throw refuse(400, "SIGNATURE_256_REQUIRED", "The account of " + account.fqdn() + " requires SHA-256"
                     + " signatures: send " + ManagementHeaders.SIGNATURE_256 + " (SHA256withRSA or SHA256withECDSA over"
-                    + " the exact body bytes, Base64), with or without " + ManagementHeaders.SIGNATURE);
+                    + " the exact body bytes, Base64), with or without " + ManagementHeaders.SIGNATURE, 0);
         }
         var request = new ManagementRequestVerifier.Request(body, account.fqdn(), json.get("timestamp").asText(),
                 h.signature(), h.certChainUrl(), h.certUuid(), h.signature256());
@@ -137,17 +130,13 @@ public class SignedRequestService {
                     ? (verified.algorithms().size() == 2 ? "both" : "sha256")
                     : "sha1").increment();
         } catch (VerificationException e) {
-            // a busy certificate host is not the request's fault: the same request may succeed a little later
+            // a busy certificate host is not the request's fault: the same request may succeed later
             boolean busy = e.code() == FailureCode.CERT_FETCH_BUSY;
             throw refuse(busy ? 503 : 400, e.code().name(), e.getMessage(), busy ? BUSY_RETRY_AFTER_SECONDS : 0);
         } finally {
             verification.stop(verificationTimer);
         }
         return new Verified(account, json);
-    }
-
-    private ApiException refuse(int status, String code, String message) {
-        return refuse(status, code, message, 0);
     }
 
     private ApiException refuse(int status, String code, String message, int retryAfterSeconds) {

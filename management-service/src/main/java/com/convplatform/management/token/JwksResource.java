@@ -11,7 +11,6 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** The public keys that verify issued tokens (RFC 7517). */
 @Path("/platform/management/jwks.json")
 @Tag(name = "signed API")
 @PermitAll

@@ -4,7 +4,6 @@ import java.time.Instant;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** The JWT signing key as operators see it: which key signs, since when, and by when to replace it. */
 @Schema(description = "The key that signs tokens now")
 public record SigningKeyState(
         @Schema(description = "Its JWKS key id (RFC 7638 thumbprint), the kid of every token it signs", example = "3q2-7wZ4bU0zJg9nq1rj1rO5cWKcDp7xM6Y8uZb0A0E") String kid,

@@ -57,17 +57,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 
-/**
- * Issues ES256 JWTs and publishes their public keys as a JWKS. The signing key comes from
- * {@code management.jwt.key-file}, or is generated on first start and kept under the data directory.
- */
+/** Issues ES256 JWTs and publishes their public keys as a JWKS. */
 @ApplicationScoped
 @Startup // the key is read, and its gauge registered, at start: a broken key file stops the start
 public class TokenService {
-    /**
-     * ES256 signatures come from BouncyCastle, with the key as its own key object (see {@code toSigningKey}); jose4j
-     * asks the JCA for it by name, which {@code quarkus.security.security-providers=BC} registers.
-     */
+    /** jose4j asks the JCA for BouncyCastle by name, which {@code quarkus.security.security-providers} registers. */
     private static final java.security.Provider ES256_PROVIDER = com.convplatform.crypto.sig.CryptoProviders
             .recommended().ecdsa();
     private static final ProviderContext PROVIDERS = new ProviderContext();
@@ -75,17 +69,13 @@ public class TokenService {
         PROVIDERS.getSuppliedKeyProviderContext().setSignatureProvider(ES256_PROVIDER.getName());
     }
 
-    /** The answer to a token request. */
     public record TokenResponse(String accessToken, String tokenType, long expiresIn, String clientId) {
     }
 
     private record SigningKey(String kid, PrivateKey privateKey, ECPublicKey publicKey) {
     }
 
-    /**
-     * The oldest a signing key should be: the rotation policy of docs/operations.md, which the alert ManagementJwtKeyOld
-     * (deploy/monitoring/alerts.yaml, {@code > 90 * 86400}) checks; change them together.
-     */
+    /** The rotation policy, which the alert ManagementJwtKeyOld ({@code > 90 * 86400}) checks: change them together. */
     public static final Duration MAX_AGE = Duration.ofDays(90);
 
     private static final String RECORD_KEY = "insert into jwt_signing_key (kid, first_used_at) select ?, ?"
@@ -96,10 +86,8 @@ public class TokenService {
     private final Clock clock;
     private final DataSource dataSource;
     private volatile SigningKey current;
-    /** When the platform first signed with the current key (the table jwt_signing_key). */
-    private volatile Instant currentSince;
+    private volatile Instant currentSince; // when the platform first signed with it (table jwt_signing_key)
     private volatile ECPublicKey previous;
-    /** From {@code management.jwt.published-key-files}: published, never used to sign. */
     private List<ECPublicKey> published = List.of();
 
     public TokenService(ManagementConfig config, Clock clock, DataSource dataSource, MeterRegistry metrics) {
@@ -114,27 +102,21 @@ public class TokenService {
 
     @PostConstruct
     void load() {
-        if (config.jwt().keyFile().isPresent()) {
-            Path file = Paths.get(config.jwt().keyFile().get());
-            current = readKey(file);
-            currentSince = firstUse(current, file);
-        } else {
-            Path file = keyDir().resolve("current-key.pem");
-            if (!Files.exists(file)) {
-                PemFiles.writeOwnerOnly(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
-            }
-            current = readKey(file);
-            currentSince = firstUse(current, file);
-            Path prev = keyDir().resolve("previous-key.pem");
-            if (Files.exists(prev)) {
-                previous = readKey(prev).publicKey();
-            }
+        boolean generated = config.jwt().keyFile().isEmpty();
+        Path file = generated ? keyDir().resolve("current-key.pem") : Paths.get(config.jwt().keyFile().get());
+        if (generated && !Files.exists(file)) {
+            PemFiles.writeOwnerOnly(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
+        }
+        current = readKey(file);
+        currentSince = firstUse(current, file);
+        Path prev = keyDir().resolve("previous-key.pem");
+        if (generated && Files.exists(prev)) {
+            previous = readKey(prev).publicKey();
         }
         published = config.jwt().publishedKeyFiles().orElse(List.of()).stream().map(f -> publicKey(Paths.get(f)))
                 .toList();
     }
 
-    /** A published key's file: an EC P-256 public key ({@code PUBLIC KEY}) or a private key to take it from. */
     private static ECPublicKey publicKey(Path file) {
         String pem = PemFiles.read(file);
         try {
@@ -151,7 +133,6 @@ public class TokenService {
         }
     }
 
-    /** Signs a token for a client of an account (jose4j, with the signing provider's own key object). */
     public TokenResponse issue(String clientId, String accountId, String businessId) {
         SigningKey key = current;
         long now = clock.instant().getEpochSecond();
@@ -180,10 +161,7 @@ public class TokenService {
         }
     }
 
-    /**
-     * The JWKS (RFC 7517): the signing key, then the previous one after a rotation, then those of
-     * {@code management.jwt.published-key-files}; each key once, named by its RFC 7638 thumbprint.
-     */
+    /** The signing key, the previous one after a rotation, then the published ones; each key once. */
     public Map<String, Object> jwks() {
         Map<String, Map<String, Object>> keys = new LinkedHashMap<>();
         Stream.concat(Stream.of(current.publicKey(), previous), published.stream()).filter(Objects::nonNull)
@@ -192,10 +170,7 @@ public class TokenService {
         return Map.of("keys", List.copyOf(keys.values()));
     }
 
-    /**
-     * Generates a new signing key and returns its id; the old public key stays in the JWKS until the next rotation.
-     * Only for the generated key: a key given in {@code management.jwt.key-file} is rotated by replacing the file.
-     */
+    /** A new generated signing key; its id. The old public key stays in the JWKS until the next rotation. */
     public synchronized String rotate() {
         if (config.jwt().keyFile().isPresent()) {
             throw new ApiException(409, "KEY_FROM_FILE",
@@ -212,25 +187,13 @@ public class TokenService {
         return current.kid();
     }
 
-    /** When the current signing key was first used to sign (the gauge management_jwt_signing_key_created_...). */
-    public Instant currentKeySince() {
-        return currentSince;
-    }
-
-    /**
-     * The current signing key's id, source, first use and the date by which to rotate it: {@link #MAX_AGE} after its
-     * first use, the policy of docs/operations.md that the alert ManagementJwtKeyOld checks.
-     */
     public synchronized SigningKeyState signingKey() { // with rotate(): the key id and its date of one key
         return new SigningKeyState(current.kid(), AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256,
                 config.jwt().keyFile().isPresent() ? "key-file" : "generated", currentSince,
                 currentSince.plus(MAX_AGE), "P" + MAX_AGE.toDays() + "D");
     }
 
-    /**
-     * When the platform first signed with {@code key}: recorded by the first replica that loads it, as the earlier of
-     * now and its file's modification time (a key made before this record existed keeps its date), then read back.
-     */
+    /** Recorded once, by the first replica, as the earlier of now and the file's date (an old key keeps its age). */
     private Instant firstUse(SigningKey key, Path file) {
         Instant now = clock.instant();
         Instant seen = now;
@@ -265,7 +228,6 @@ public class TokenService {
         return Paths.get(config.dataDir(), "jwt");
     }
 
-    /** The public JWK of a key, with its thumbprint as its id. */
     private static EllipticCurveJsonWebKey jwk(ECPublicKey key) {
         EllipticCurveJsonWebKey jwk = new EllipticCurveJsonWebKey(key);
         jwk.setKeyId(jwk.calculateBase64urlEncodedThumbprint(HashUtil.SHA_256));
@@ -288,9 +250,8 @@ public class TokenService {
             ECPoint w = new ECPoint(q.getAffineXCoord().toBigInteger(), q.getAffineYCoord().toBigInteger());
             ECPublicKey pub = (ECPublicKey) KeyFactory.getInstance("EC")
                     .generatePublic(new ECPublicKeySpec(w, ec.getParams()));
-            // The signing provider's own key object: given a key of another provider, BouncyCastle converts its
-            // domain parameters on every signature, and with a fresh generator point it rebuilds the point's
-            // precomputed multiples each time (about two thirds of the signing time in the load test's profile).
+            // The provider's own key object: given another provider's key, BouncyCastle rebuilds the generator point's
+            // precomputed multiples on every signature (two thirds of the signing time in the load test's profile).
             PrivateKey own = KeyFactory.getInstance("EC", ES256_PROVIDER)
                     .generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
             return new SigningKey(jwk(pub).getKeyId(), own, pub);
