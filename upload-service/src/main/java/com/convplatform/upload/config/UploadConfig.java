@@ -13,7 +13,6 @@ import io.smallrye.config.WithDefault;
 /** upload-service's settings (README, Configuration); relations between them: {@link UploadConfigChecks}. */
 @ConfigMapping(prefix = "upload")
 public interface UploadConfig {
-
     /** The embedded database and, under incoming/, the file parts while they arrive. */
     @WithDefault("./data/upload")
     String dataDir();
