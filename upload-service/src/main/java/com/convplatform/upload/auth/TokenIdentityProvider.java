@@ -60,8 +60,8 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
     private final Clock clock;
     private final long leewaySeconds;
     /**
-     * Verified tokens: verifying the same token with every upload showed in the load test. An entry lasts at most
-     * until expiry and never longer than the JWKS refresh, so a removed key stops working within twice that interval.
+     * Verifying each upload's token again showed in the load test. An entry lasts until expiry, at most the JWKS
+     * refresh interval, so a key removed from the JWKS stops working within twice that interval.
      */
     private final Cache<String, Verified> verified;
 

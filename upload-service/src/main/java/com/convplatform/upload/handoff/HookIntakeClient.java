@@ -30,9 +30,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
 /**
- * The calls to hook-service's intake, with their policy (README, "Storage and hand-off"). A failure (no answer, or a
- * 5xx) is retried: the intake accepts each (account_id, message_id) once, so a repeated post never makes a second hook.
- * A refusal (4xx) is an answer, not a failure; the circuit breaker spares waiting on a hook-service that is down.
+ * hook-service's intake. A failure (no answer, a 5xx) is retried: the intake accepts each (account_id, message_id)
+ * once, so a repeated post never makes a second hook. A refusal (4xx) is an answer, not a failure.
  */
 @ApplicationScoped
 @Timeout(value = 12, unit = ChronoUnit.SECONDS)

@@ -142,8 +142,8 @@ public class OutboxSender {
     }
 
     /**
-     * Stops claiming, lets the batch being posted end within {@code grace}, then hands back every event this process
-     * holds, due at once for the other replicas (README, Shutdown). Runs once; later calls return the first result.
+     * Stops claiming, lets the batch being posted end within {@code grace}, then hands back what this process holds
+     * (README, Shutdown). Runs once; later calls return the first result.
      */
     public synchronized Drained drain(Duration grace) {
         if (drained != null) {
@@ -225,10 +225,7 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * Fills the batch until full or {@code until}, looking every {@link #FILL_STEP_NANOS}: waiting on the queue woke
-     * this thread for each event instead, some thirty system calls a batch under load.
-     */
+    /** Looks every {@link #FILL_STEP_NANOS}: waiting on the queue woke the thread per event, ~30 syscalls a batch. */
     private void fill(List<Claimed> batch, long until) throws InterruptedException {
         direct.drainTo(batch, BATCH - batch.size());
         while (batch.size() < BATCH && until - System.nanoTime() > 0) {
@@ -270,10 +267,7 @@ public class OutboxSender {
         return failed.isEmpty();
     }
 
-    /**
-     * Posts under the first event's span, each event with its own span's traceparent (see {@link HandoffTracing});
-     * returns per event null when accepted, else why not.
-     */
+    /** Posts under the first event's span, each event with its own span's traceparent; per event null or why not. */
     private List<String> postBatch(List<Claimed> batch, List<Span> spans) {
         List<ObjectNode> events = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
@@ -320,8 +314,8 @@ public class OutboxSender {
     private static final String REMOVE_SENT = "delete from hook_outbox where id = ?";
 
     /**
-     * Claims up to {@value #BATCH} due events, each by an UPDATE on its key that holds only if the row is as read, so of
-     * two senders the second updates nothing and looks again (five times). The UPDATE names the exact due time read:
+     * Claims up to {@value #BATCH} due events, each by an UPDATE on its key that holds only if the row is as read, so
+     * of two senders the second updates nothing and looks again (five times). The UPDATE names the exact due time read:
      * with a range test H2 walked every unsent row of the due index per update. The select orders by both columns of
      * that index so H2 stops at the batch (by the due time alone: 20 ms a claim with 100 000 unsent).
      */
@@ -363,10 +357,7 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * The stored event, its request id first (added to events written without it); a row that is not a JSON object
-     * goes as a string, for hook-service to refuse.
-     */
+    /** The stored event, its request id first; a row that is not a JSON object goes as a string, to be refused. */
     private ObjectNode event(String payload, String requestId) {
         ObjectNode event = json.createObjectNode();
         try {

@@ -34,9 +34,8 @@ import com.convplatform.support.Roles;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * The operator API: an account's uploaded messages, each {@code PENDING} while its event is in the outbox, else
- * {@code HANDED_OFF}. Neither the body nor the file's URL is shown: the body is the customer's text, and the URL alone
- * downloads the file.
+ * The operator API: an account's uploads. Not the body (the customer's text) nor the file's URL (it alone downloads
+ * the file).
  */
 @Path("/admin/v1/messages")
 @Produces(MediaType.APPLICATION_JSON)

@@ -32,8 +32,8 @@ import io.vertx.ext.web.handler.BodyHandler;
  * Reads the upload's form with Vert.x Web's BodyHandler once the token has been accepted, and leaves it to Quarkus REST
  * as the parsed form ({@link UploadForm}); its refusals are the README's. Not Quarkus REST's own form reader: it parses
  * a byte at a time (MultipartParser, about 4 ns a byte), 42 % of the service's CPU at 100 KB and 85 % at 5 MB in the
- * load test (JFR); Netty's decoder finds the boundary with an indexed search. The bounds on bodies read at once (in all,
- * and per account) keep slow clients from piling up and one tenant's slow uploads from stalling the others'.
+ * load test (JFR); Netty's decoder finds the boundary with an indexed search. The bounds on bodies read at once (in
+ * all, and per account) keep slow clients from piling up and one tenant's slow uploads from stalling the others'.
  */
 @ApplicationScoped
 public class UploadBody {

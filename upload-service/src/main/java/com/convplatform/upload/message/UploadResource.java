@@ -22,10 +22,7 @@ import com.convplatform.upload.auth.TokenIdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
-/**
- * {@code POST /v1.0/log_file_from_user/} (spec 4.5), with or without its trailing slash; non-blocking: it answers once
- * {@link UploadService}'s commit completes.
- */
+/** {@code POST /v1.0/log_file_from_user/} (spec 4.5), with or without its trailing slash. */
 @Path("/v1.0/log_file_from_user/")
 @RolesAllowed(TokenIdentityProvider.CLIENT)
 @Tag(name = "upload", description = "A user's file, checked, stored, logged and handed on (spec 4.5)")
