@@ -9,8 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.jose4j.http.Get;
 import org.jose4j.jwk.HttpsJwks;
-import org.jose4j.jwt.JwtClaims;
-import org.jose4j.jwt.consumer.JwtContext;
 import org.jose4j.keys.resolvers.HttpsJwksVerificationKeyResolver;
 import org.jose4j.keys.resolvers.VerificationKeyResolver;
 import org.jose4j.lang.JoseException;
@@ -29,13 +27,8 @@ import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 
 /**
- * The token keys, from management-service's JWKS, downloaded in the background every {@code upload.jwks-refresh} so
- * that no request waits for it (SmallRye JWT downloads it on the path of the first request that finds it stale). The
- * tokens are still parsed and checked by SmallRye JWT (algorithm, iss, aud, exp, iat, with the mp.jwt settings); only
- * the key lookup is ours, and it is jose4j's {@link HttpsJwks} and {@link HttpsJwksVerificationKeyResolver} with two
- * settings SmallRye JWT does not expose: the background download, and a floor under the downloads a token with an
- * unknown key id may cause ({@code upload.jwks-min-refresh}). When a download fails, the keys known stay in use for
- * {@value #RETAIN_ON_ERROR_MINUTES} minutes, the failure is logged and counted ({@code upload_jwks_refresh_failures}).
+ * The token keys, with two settings SmallRye JWT does not expose: a background download (SmallRye JWT's waits on the
+ * path of a request), and a floor under the downloads unknown key ids may cause ({@code upload.jwks-min-refresh}).
  */
 @ApplicationScoped
 public class PlatformKeys {
@@ -52,8 +45,8 @@ public class PlatformKeys {
         // the background download keeps the keys fresh; the cache life only matters if it stops working
         keys.setDefaultCacheDuration(every.multipliedBy(2).toSeconds());
         keys.setRetainCacheOnErrorDuration(Duration.ofMinutes(RETAIN_ON_ERROR_MINUTES).toSeconds());
-        // jose4j skips a download asked for within 300 ms of the last one; a token of a key published just after a
-        // background download would then be refused, and it would also spend the floor below. The floor is the throttle.
+        // jose4j skips a download within 300 ms of the last: a key published just after a background download would be
+        // refused (and spend the floor). The floor is the throttle.
         keys.setRefreshReprieveThreshold(0);
         Get get = new Get();
         get.setConnectTimeout(2_000);
@@ -70,20 +63,17 @@ public class PlatformKeys {
         this.parser = new DefaultJWTParser(context, new JWTCallerPrincipalFactory() {
             @Override
             public JWTCallerPrincipal parse(String token, JWTAuthContextInfo info) throws ParseException {
-                JwtContext parsed = tokens.parse(token, info);
-                JwtClaims claims = parsed.getJwtClaims();
-                return new DefaultJWTCallerPrincipal(token, claims);
+                return new DefaultJWTCallerPrincipal(token, tokens.parse(token, info).getJwtClaims());
             }
         });
         this.metrics = metrics;
     }
 
-    /** SmallRye JWT's parser, with the keys of this key set. */
     public JWTParser parser() {
         return parser;
     }
 
-    /** The background download (also right after start, so that the first token finds the keys there). */
+    /** The background download (also right after start, for the first token). */
     @Scheduled(every = "${upload.jwks-refresh}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void refresh() {
         try {
@@ -95,7 +85,6 @@ public class PlatformKeys {
         }
     }
 
-    /** jose4j's key set, whose downloads for unknown key ids (and on expiry) are at least a floor apart. */
     static final class KeySet extends HttpsJwks {
         private final long floorNanos;
         private final AtomicLong last;
@@ -106,7 +95,7 @@ public class PlatformKeys {
             this.last = new AtomicLong(System.nanoTime() - floorNanos - 1);
         }
 
-        /** Called by jose4j for an unknown key id and when the cache has expired: at most once per floor. */
+        /** Called by jose4j for an unknown key id and on expiry: at most once per floor. */
         @Override
         public void refresh() throws JoseException, IOException {
             long now = System.nanoTime();
@@ -117,10 +106,7 @@ public class PlatformKeys {
             super.refresh();
         }
 
-        /**
-         * The background download: always, and without moving the floor, so that the first token of a newly published
-         * key is looked up at once even right after a background download.
-         */
+        /** Always, without moving the floor: a newly published key's first token is looked up at once. */
         void download() throws JoseException, IOException {
             super.refresh();
         }

@@ -40,23 +40,19 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The upload's caller (spec 5.3): a bearer token that SmallRye JWT verifies (see application.properties) and a
- * {@code client-id} header equal to the token's client; role {@value #CLIENT}, with a {@link Caller}. Each refusal is a
- * 401 INVALID_AUTHORIZATION saying what is wrong. Replaces SmallRye JWT's own provider at the upload endpoint only.
+ * The upload's caller (spec 5.3): a bearer token verified by SmallRye JWT and a {@code client-id} header equal to the
+ * token's client; role {@value #CLIENT}, with a {@link Caller}. Replaces SmallRye JWT's provider at the upload only.
  */
 @ApplicationScoped
 @Unremovable // looked up by Quarkus Security only, never injected
 public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
     public static final String CLIENT = "client";
     static final String UPLOAD_PATH = "/v1.0/log_file_from_user";
-    /** The identity's attribute that holds the {@link Caller}. */
     public static final String CALLER = "upload.caller";
 
-    /** Who is calling, from the token. */
     public record Caller(String clientId, String accountId, String businessId) {
     }
 
-    /** A verified token: its caller and its expiry (epoch seconds). */
     private record Verified(Caller caller, long expiresAt) {
     }
 
@@ -64,10 +60,8 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
     private final Clock clock;
     private final long leewaySeconds;
     /**
-     * Tokens verified, by their text: a client sends the same token with every upload, and verifying it (ES256 and
-     * jose4j's JSON decoding) each time showed in the load test. An entry lasts until its token expires, at most
-     * {@code upload.verified-token-ttl} and never longer than the JWKS refresh interval, so a key removed from the JWKS
-     * stops being accepted within twice that interval. Failures are never remembered.
+     * Verifying each upload's token again showed in the load test. An entry lasts until expiry, at most the JWKS
+     * refresh interval, so a key removed from the JWKS stops working within twice that interval.
      */
     private final Cache<String, Verified> verified;
 
@@ -98,7 +92,7 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
             AuthenticationRequestContext context) {
         RoutingContext http = HttpSecurityUtils.getRoutingContextAttribute(request);
         if (http == null || !http.normalizedPath().startsWith(UPLOAD_PATH)) {
-            // a bearer that is not the operator key, at the operator API: refused there as a wrong key
+            // a bearer that is not the operator key, at the operator API: refused there
             return Uni.createFrom().nullItem();
         }
         String token = request.getToken().getToken();
@@ -107,8 +101,7 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         if (known != null) {
             return Uni.createFrom().item(() -> identity(known.caller(), clientId));
         }
-        // A token not seen before: an ES256 check, and for a key id not yet known one JWKS download at most (at most
-        // one per upload.jwks-min-refresh for the whole service): off the event loop.
+        // an ES256 check and maybe a JWKS download: off the event loop
         return context.runBlocking(() -> identity(verify(token), clientId));
     }
 
@@ -144,7 +137,6 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
                 .addRole(CLIENT).addAttribute(CALLER, caller).build();
     }
 
-    /** The sentence for a token that SmallRye JWT (jose4j) refused. */
     private static String reason(ParseException e, String token) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof InvalidJwtException j) {
@@ -184,12 +176,11 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         return new AuthenticationFailedException(invalid(why));
     }
 
-    /** The 401 of spec 7, "Invalid authorization details: " and why. */
     static ApiException invalid(String why) {
         return new ApiException(401, "INVALID_AUTHORIZATION", "Invalid authorization details: " + why);
     }
 
-    /** The operator key as a role (service-support's ApiKeyMechanism); the refusal of an upload without a token. */
+    /** The operator key as a role; the refusal of an upload without a token. */
     @Produces
     @Singleton
     static ApiKeys keys(UploadConfig config) {

@@ -14,14 +14,10 @@ import com.convplatform.support.ConfigChecks;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.MemorySize;
 
-/**
- * Stops upload-service at start when its settings cannot work together (README, Configuration, "Checked at start"):
- * every broken relation in one message naming the settings. Single values out of range are refused earlier by the Bean
- * Validation constraints of {@link UploadConfig}; the S3 settings by the file store's producer.
- */
+/** Stops upload-service at start when its settings cannot work together (README, "Checked at start"). */
 @ApplicationScoped
 public class UploadConfigChecks {
-    /** What the form needs besides the file: the text fields (message_body up to 12 KiB), part headers, boundaries. */
+    /** What the form needs besides the file: text fields, part headers, boundaries. */
     public static final long FORM_ROOM = 64 * 1024;
     static final String MAX_BODY_SIZE = "quarkus.http.limits.max-body-size";
     static final String MAX_FIELD_SIZE = "quarkus.http.limits.max-form-attribute-size";
@@ -32,12 +28,7 @@ public class UploadConfigChecks {
                 all.getValue(MAX_FIELD_SIZE, MemorySize.class).asLongValue()).throwIfAny();
     }
 
-    /**
-     * Every relation, checked; the caller throws.
-     *
-     * @param maxBodySize {@value #MAX_BODY_SIZE}, in bytes
-     * @param maxFieldSize {@value #MAX_FIELD_SIZE}, in bytes
-     */
+    /** Every relation, checked (sizes in bytes); the caller throws. */
     public static ConfigChecks of(UploadConfig config, long maxBodySize, long maxFieldSize) {
         ConfigChecks checks = ConfigChecks.of("upload-service")
                 .notNegative("upload.verified-token-ttl", config.verifiedTokenTtl())

@@ -15,12 +15,8 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 
 /**
- * The hand-off's spans (docs/operations.md, Tracing): one {@value #WAIT} span per event and post, under its upload's
- * trace (the traceparent stored with the event), from the event's writing to hook-service's answer to this post. The
- * post itself (the REST client's span, which sends the trace on in its {@code traceparent} header) runs under the
- * first event's span; the batch's other events link to it, and each event carries its own span's traceparent in the
- * batch body, so that hook-service continues each upload's own trace. Attributes are ids and counts only: never the
- * message or a key.
+ * One {@value #WAIT} span per event and post, in its upload's trace (docs/operations.md, Tracing). Attributes are ids
+ * and counts only: never the message or a key.
  */
 @ApplicationScoped
 public class HandoffTracing {
@@ -39,7 +35,7 @@ public class HandoffTracing {
         this.tracer = tracer;
     }
 
-    /** Starts each event's span (backdated to when it was written); the first is the one the post runs under. */
+    /** Starts each event's span, backdated to when it was written. */
     List<Span> start(List<OutboxSender.Claimed> batch) {
         List<Span> spans = batch.stream().map(c -> start(c, batch.size())).toList();
         for (int i = 1; i < spans.size(); i++) {
@@ -68,10 +64,7 @@ public class HandoffTracing {
         return span.startSpan();
     }
 
-    /**
-     * Ends each event's span with its outcome: accepted (null), or why not (hook-service's refusal or the failure; the
-     * event waits for its next post). Null instead of the list: the post was cut off.
-     */
+    /** Ends each span with its error (null: accepted); {@code errors} null: the post was cut off. */
     static void end(List<Span> spans, List<String> errors) {
         for (int i = 0; i < spans.size(); i++) {
             String error = errors == null ? "the post was cut off (the service is stopping)" : errors.get(i);

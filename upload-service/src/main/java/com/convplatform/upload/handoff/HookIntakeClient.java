@@ -30,12 +30,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
 /**
- * The calls to hook-service's intake and their policy, for each method: 3 s to connect and 10 s for an answer
- * ({@code quarkus.rest-client.hook-intake.*}); a call that failed (no answer, or a 5xx) tried twice more after 0.25
- * then 0.5 s (the intake accepts each (account_id, message_id) once, so a repeated post costs a request, never a second
- * hook); a circuit breaker that, once half of the last 10 calls failed, fails the calls at once for 5 s instead of
- * waiting on a hook-service that is down. A refusal (4xx) is an answer, not a failure. The outbox behind this
- * ({@link OutboxSender}) retries what still failed, with its own backoff.
+ * hook-service's intake. A failure (no answer, a 5xx) is retried: the intake accepts each (account_id, message_id)
+ * once, so a repeated post never makes a second hook. A refusal (4xx) is an answer, not a failure.
  */
 @ApplicationScoped
 @Timeout(value = 12, unit = ChronoUnit.SECONDS)
@@ -43,21 +39,16 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
 @ExponentialBackoff
 @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = IOException.class)
 public class HookIntakeClient {
-    /**
-     * hook-service's intake (docs/contracts.md). Its answers are read here ({@code disable-default-mapper}), so that a
-     * 404 (a hook-service without the batch intake) and a refusal can be told from a failure.
-     */
+    /** Answers are read here ({@code disable-default-mapper}): a 404 (no batch intake) and a refusal are no failure. */
     @RegisterRestClient(configKey = "hook-intake")
     @Path("/internal/v1/events")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     interface HookIntake {
-        /** Up to 32 events, each with its upload's request id; answers 200 with one result per event. */
         @POST
         @Path("/batch")
         Response batch(@HeaderParam("Authorization") String authorization, Batch batch);
 
-        /** One event, without a request id in its body; 202 when accepted (or accepted before). */
         @POST
         Response single(@HeaderParam("Authorization") String authorization,
                 @HeaderParam(RequestIds.HEADER) String requestId, ObjectNode event);
@@ -81,10 +72,7 @@ public class HookIntakeClient {
         this.authorization = "Bearer " + config.hookService().internalApiKey().orElse("");
     }
 
-    /**
-     * Posts the events in one batch call; returns, per event in order, null when hook-service accepted it (or had
-     * already), else the reason; null instead of the list when hook-service has no batch intake (404).
-     */
+    /** Per event, null when accepted (or accepted before), else the reason; null for the list on a 404. */
     public List<String> postBatch(List<ObjectNode> events) throws IOException {
         try (Response r = intake.batch(authorization, new Batch(events))) {
             int status = checked(r);
@@ -110,7 +98,6 @@ public class HookIntakeClient {
         }
     }
 
-    /** Posts one event to the single intake; null when accepted, else the reason. */
     public String postOne(ObjectNode event, String requestId) throws IOException {
         try (Response r = intake.single(authorization, requestId, event)) {
             int status = checked(r);

@@ -18,8 +18,7 @@ public class HookOutbox extends PanacheEntityBase {
     public Instant nextAttemptAt;
     public Instant sentAt;
     public String lastError;
-    /** X-Request-Id of the upload, passed on to hook-service. */
     public String requestId;
-    /** The batch of the sender that claimed the event while it posts it; null when no sender holds it. */
+    /** The claim of the sender that holds the event; null when none. */
     public String claimToken;
 }

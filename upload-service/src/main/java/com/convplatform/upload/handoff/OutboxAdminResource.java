@@ -23,13 +23,12 @@ import com.convplatform.support.Roles;
 import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** The operator API: the hand-off outbox's backlog, as {@link OutboxWatch} reads it for its gauge and its warning. */
+/** The operator API: the hand-off outbox's backlog, as {@link OutboxWatch} reads it. */
 @Path("/admin/v1/outbox")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)
 @Tag(name = "operator", description = "Operator API (Authorization: Bearer <upload.admin.api-key>)")
 public class OutboxAdminResource {
-    /** The outbox now: what waits for hook-service, for how long, and whether that is past the warning's setting. */
     public record OutboxBacklog(
             @JsonProperty("pending") @Schema(description = "Events not yet accepted by hook-service (each one an uploaded"
                     + " message whose hook waits), those being posted now included", example = "3") long pending,

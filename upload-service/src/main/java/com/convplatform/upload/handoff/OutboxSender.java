@@ -48,25 +48,15 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 
 /**
- * Hands each logged message on to hook-service's intake from the outbox written with it, at least once (hook-service
- * accepts each (account_id, message_id) once), in batches of up to {@value #BATCH} events through
- * {@link HookIntakeClient}; a hook-service without the batch intake (404) gets them one call each. Two ways out (the
- * README's "Storage and hand-off" has the details and measurements): {@link #handOn}, straight after the commit, for
- * events written already claimed by this process ({@link #ownClaim}, due only when {@link #LEASE} has passed); and a
- * poll ({@link #send}) for what is due: events that waited out their backoff (1 s doubling to 5 min), and those whose
- * lease ran out because their writer stopped first. An accepted event is removed from the outbox; a batch with a
- * failure ends the poll. Every claim of this process carries {@link #ownClaim}, so on shutdown ({@link #drain}) what it
- * still holds is handed back in one UPDATE, due at once for the other replicas.
+ * Hands outbox events on to hook-service, at least once (README, "Storage and hand-off"): {@link #handOn} right after
+ * the commit, for events written claimed by this process ({@link #ownClaim}, due after {@link #LEASE}), and a poll.
  */
 @ApplicationScoped
 public class OutboxSender {
     static final int BATCH = 32;
     public static final Duration LEASE = Duration.ofSeconds(60);
     private static final Logger LOG = Logger.getLogger(OutboxSender.class);
-    /**
-     * How long the hand-off thread lets a batch fill once it has an event: without it most calls under load carried a
-     * handful of events (46 601 calls for 295 045 events), each call costing both services; at 5 ms still 19 a call.
-     */
+    /** How long a batch may fill: without it 46 601 calls carried 295 045 events under load; at 5 ms, 19 a call. */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long FILL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -123,12 +113,12 @@ public class OutboxSender {
         }
     }
 
-    /** The claim under which this process writes each new event: no poll takes it while {@link #handOn} sends it. */
+    /** The claim under which this process writes each new event, so no poll takes it while {@link #handOn} sends it. */
     public String ownClaim() {
         return ownClaim;
     }
 
-    /** Sends a committed event from this sender's thread; should the queue be full, a poll sends it after its lease. */
+    /** Sends a committed event from the hand-off thread; should the queue be full, a poll sends it after its lease. */
     public void handOn(Claimed event) {
         if (!running || !direct.offer(event)) {
             LOG.debugf("Event %s not queued (queue full or stopping); a poll sends it once its lease runs out",
@@ -143,21 +133,17 @@ public class OutboxSender {
         directSender.start();
     }
 
-    /** What a graceful stop did: events accepted by hook-service meanwhile, and events handed back unsent. */
     public record Drained(int sent, int released) {
     }
 
-    /** On SIGTERM (any orderly stop), once the HTTP requests have ended ({@code quarkus.shutdown.timeout}). */
+    /** On any orderly stop, once the HTTP requests have ended ({@code quarkus.shutdown.timeout}). */
     void onShutdown(@Observes ShutdownEvent event) {
         drain(shutdownGrace);
     }
 
     /**
-     * Stops claiming, lets the batch being posted (by the hand-off thread or a poll) end for at most {@code grace},
-     * then hands back in one UPDATE every event this process still holds: those written by its uploads and not yet
-     * sent (queued, or in a batch cut off) are due at once for the other replicas' polls instead of after
-     * {@link #LEASE}. An event in a batch cut off may have reached hook-service: it is sent again, and hook-service
-     * accepts each (account_id, message_id) once. Runs once; later calls return the first result.
+     * Stops claiming, lets the batch being posted end within {@code grace}, then hands back what this process holds
+     * (README, Shutdown). Runs once; later calls return the first result.
      */
     public synchronized Drained drain(Duration grace) {
         if (drained != null) {
@@ -196,21 +182,16 @@ public class OutboxSender {
         return drained;
     }
 
-    /** Hands back what is held if no shutdown event did (a container stopped early); else nothing is left to do. */
+    /** Hands back what is held if no shutdown event did (a container stopped early). */
     @PreDestroy
     void stopDirect() {
-        if (drained == null) {
-            drain(shutdownGrace);
-        }
+        drain(shutdownGrace);
     }
 
     private static final String RELEASE_HELD = "update hook_outbox set claim_token = null, next_attempt_at = ?"
             + " where claim_token = ? and sent_at is null and next_attempt_at > ?";
 
-    /**
-     * Every unsent event this process claimed or wrote, still under its lease: due now. Returns how many. (No index on
-     * claim_token: this reads the unsent rows, once per shutdown.)
-     */
+    /** Every unsent event this process holds: due now (no index on claim_token: read once per shutdown). */
     private int releaseHeld() {
         OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
         return LocalTransaction.run(dataSource, "Handing back this replica's outbox events", c -> {
@@ -244,10 +225,7 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * Adds what is handed on until the batch is full or {@code until} has come, looking every {@link #FILL_STEP_NANOS}:
-     * waiting on the queue woke this thread for each event instead, some thirty system calls a batch under load.
-     */
+    /** Looks every {@link #FILL_STEP_NANOS}: waiting on the queue woke the thread per event, ~30 syscalls a batch. */
     private void fill(List<Claimed> batch, long until) throws InterruptedException {
         direct.drainTo(batch, BATCH - batch.size());
         while (batch.size() < BATCH && until - System.nanoTime() > 0) {
@@ -256,10 +234,7 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * Posts a batch; accepted events leave the outbox, failed ones wait. Returns whether all were accepted. Each event's
-     * wait is a span of its upload's trace ({@link HandoffTracing}), ended with hook-service's answer.
-     */
+    /** Posts a batch; accepted events leave the outbox, failed ones wait. Returns whether all were accepted. */
     private boolean deliver(List<Claimed> batch) {
         List<Span> spans = tracing.start(batch);
         List<String> errors = null;
@@ -292,11 +267,7 @@ public class OutboxSender {
         return failed.isEmpty();
     }
 
-    /**
-     * Posts the events, under the first one's span (so the call's traceparent header continues its trace) and each with
-     * its own span's traceparent; returns, per event in order, null when hook-service accepted it (or had), else why
-     * not.
-     */
+    /** Posts under the first event's span, each event with its own span's traceparent; per event null or why not. */
     private List<String> postBatch(List<Claimed> batch, List<Span> spans) {
         List<ObjectNode> events = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
@@ -315,10 +286,7 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * The events one call each (a hook-service without the batch intake), the request id and the trace context as
-     * headers only (each call under its event's span).
-     */
+    /** One call per event (no batch intake), the request id and trace context as headers only. */
     private List<String> postEach(List<ObjectNode> events, List<Span> spans) {
         List<String> out = new ArrayList<>(events.size());
         for (int i = 0; i < events.size(); i++) {
@@ -334,11 +302,7 @@ public class OutboxSender {
         return out;
     }
 
-    /**
-     * A claimed event: its row id, the event as the batch intake takes it (with its upload's request id), its upload's
-     * trace context (null: none was stored), when it was written (null: by an earlier version), and which post this
-     * is (1: the first).
-     */
+    /** A claimed event; traceparent and storedAt null when not stored; attempt 1 is the first post. */
     public record Claimed(String id, ObjectNode event, String traceparent, Instant storedAt, int attempt) {
     }
 
@@ -350,14 +314,10 @@ public class OutboxSender {
     private static final String REMOVE_SENT = "delete from hook_outbox where id = ?";
 
     /**
-     * Claims up to {@value #BATCH} due events; empty only when nothing is due (or other senders took what this one read
-     * five times running). Each row is taken by an UPDATE on its primary key that holds only if the row is unchanged
-     * since it was read, so of two senders that read it the second updates nothing and looks again.
-     * <p>
-     * The UPDATE names the exact due time read, not "due by now": with a range test H2 walked every unsent row of the
-     * due index for each update, so a backlog made the sender fall further behind. The select orders by both columns of
-     * the due index so that H2 stops at the batch (by the due time alone it sorted every unsent row: 20 ms a claim with
-     * 100 000 unsent).
+     * Claims up to {@value #BATCH} due events, each by an UPDATE on its key that holds only if the row is as read, so
+     * of two senders the second updates nothing and looks again (five times). The UPDATE names the exact due time read:
+     * with a range test H2 walked every unsent row of the due index per update. The select orders by both columns of
+     * that index so H2 stops at the batch (by the due time alone: 20 ms a claim with 100 000 unsent).
      */
     @Transactional
     List<Claimed> claim() {
@@ -367,7 +327,6 @@ public class OutboxSender {
             for (int attempt = 0; attempt < 5; attempt++) {
                 OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
                 List<Claimed> due = new ArrayList<>(BATCH);
-                String token = ownClaim; // this process's: handed back by drain() on shutdown
                 select.setObject(1, now);
                 select.setInt(2, BATCH);
                 try (ResultSet r = select.executeQuery()) {
@@ -375,7 +334,7 @@ public class OutboxSender {
                         OffsetDateTime storedAt = r.getObject(6, OffsetDateTime.class);
                         due.add(new Claimed(r.getString(1), event(r.getString(2), r.getString(3)), r.getString(5),
                                 storedAt == null ? null : storedAt.toInstant(), r.getInt(7) + 1));
-                        update.setString(1, token);
+                        update.setString(1, ownClaim); // handed back by drain() on shutdown
                         update.setObject(2, now.plus(LEASE));
                         update.setString(3, r.getString(1));
                         update.setObject(4, r.getObject(4, OffsetDateTime.class));
@@ -398,10 +357,7 @@ public class OutboxSender {
         }
     }
 
-    /**
-     * The stored event with its upload's request id as its first member (added here to events written by an earlier
-     * version without it); a row that is not a JSON object goes as a string, for hook-service to refuse.
-     */
+    /** The stored event, its request id first; a row that is not a JSON object goes as a string, to be refused. */
     private ObjectNode event(String payload, String requestId) {
         ObjectNode event = json.createObjectNode();
         try {
@@ -414,7 +370,7 @@ public class OutboxSender {
         }
     }
 
-    /** Removes accepted events, in a {@link LocalTransaction}: a JTA one took a sixth of the hand-off thread's time. */
+    /** Removes accepted events in a local transaction: a JTA one took a sixth of the hand-off thread's time. */
     private void removeSent(List<String> sent) {
         if (sent.isEmpty()) {
             return;
@@ -430,7 +386,7 @@ public class OutboxSender {
         });
     }
 
-    /** The failed events wait for their backoff. */
+    /** The failed events wait for their backoff (1 s doubling to 5 min). */
     @Transactional
     void recordFailures(Map<String, String> failed) {
         Instant now = clock.instant();

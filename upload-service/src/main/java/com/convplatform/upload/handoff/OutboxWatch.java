@@ -23,18 +23,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 
-/**
- * Watches the outbox for events that do not move: {@code upload_outbox_oldest_age_seconds} is how long its oldest event
- * has waited (0 when it is empty; read at each scrape), and every {@code upload.outbox.check-interval} the same is
- * looked at: once it exceeds {@code upload.outbox.stuck-after}, a warning (at most one a minute while it lasts) gives
- * the count, the age, the oldest event's last error and the likely causes; once it moves again, one line says so.
- */
+/** Watches the outbox's oldest event: a gauge of its wait, and a warning once it exceeds stuck-after (README). */
 @ApplicationScoped
 @Startup // the gauge is there from the start
 public class OutboxWatch {
     private static final Logger LOG = Logger.getLogger(OutboxWatch.class);
     static final Duration WARNING_EVERY = Duration.ofMinutes(1);
-    /** Every unsent event's wait starts when its message was logged (the outbox row is written with it). */
+    /** An event's wait starts when its message was logged. */
     private static final String OLDEST = "select count(*), min(m.created_at) from hook_outbox o"
             + " join message m on m.message_id = o.message_id where o.sent_at is null";
     private static final String OLDEST_ERROR = "select o.last_error, o.attempts from hook_outbox o"
@@ -56,7 +51,7 @@ public class OutboxWatch {
                 .register(metrics);
     }
 
-    /** The unsent events: how many, and when the oldest one's message was logged (null when none). */
+    /** How many events wait, and when the oldest one's message was logged (null when none). */
     record Oldest(long count, Instant since) {
         Duration age(Instant now) {
             return since == null || since.isAfter(now) ? Duration.ZERO : Duration.between(since, now);
@@ -106,7 +101,7 @@ public class OutboxWatch {
                 lastError(oldest.since()));
     }
 
-    /** The oldest event's attempts and last error, as a clause of the warning ("" when it has none). */
+    /** The oldest event's attempts and last error, as a clause of the warning. */
     private String lastError(Instant since) {
         try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(OLDEST_ERROR)) {
             q.setObject(1, OffsetDateTime.ofInstant(since, ZoneOffset.UTC));

@@ -15,11 +15,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.zip.ZipFile;
 
-/**
- * The spec's extensions (4.5) by message type, their content types, and a content check for each: the first bytes
- * (magic numbers) or, for the Office Open XML formats, the ZIP's parts, so a PNG named .docx or a program named
- * .jpg is refused.
- */
+/** The spec's extensions (4.5) by message type, their content types, and a check of each one's content. */
 public final class FileTypes {
     public static final int IMAGE = 1;
     public static final int DOCUMENT = 52;
@@ -34,13 +30,11 @@ public final class FileTypes {
     private FileTypes() {
     }
 
-    /** The lower-case extension of a file name, or "" when there is none. */
     static String extension(String name) {
         int dot = name.lastIndexOf('.');
         return dot < 0 ? "" : name.substring(dot + 1).toLowerCase(Locale.ROOT);
     }
 
-    /** True when the content of {@code file} is of the extension's kind (for csv all of it is read). */
     static boolean contentMatches(String ext, Path file) throws IOException {
         byte[] head;
         try (InputStream in = Files.newInputStream(file)) {
@@ -72,7 +66,7 @@ public final class FileTypes {
         }
     }
 
-    /** UTF-8 text with no NUL or other control characters than tab, CR and LF; read in pieces. */
+    /** UTF-8 without control characters other than tab, CR and LF; read in pieces. */
     private static boolean isText(Path file) throws IOException {
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);

@@ -18,10 +18,7 @@ import com.convplatform.support.ApiException;
 import com.convplatform.upload.storage.FileIds;
 import com.convplatform.upload.storage.FileStore;
 
-/**
- * Serves stored files under their unguessable id, as downloads that browsers will not sniff or render; no credentials
- * (the id holds 128 random bits and only the upload's answer gives it out).
- */
+/** Stored files as downloads browsers will not sniff or render; no credentials: the id holds 128 random bits. */
 @Path("/files/{id}/{name}")
 @PermitAll
 @Tag(name = "files")

@@ -11,10 +11,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.ErrorMappers;
 
-/**
- * Quarkus REST's 405 (with {@code Allow: POST}) and 415 at the upload endpoint, in the endpoint's own words; elsewhere
- * service-support's {@link ErrorMappers}' answers.
- */
+/** Quarkus REST's 405 and 415 at the upload endpoint in its own words; elsewhere {@link ErrorMappers}' answers. */
 public class FrameworkRefusals {
     private final ErrorMappers shared;
     private final UploadService uploads;
@@ -34,11 +31,10 @@ public class FrameworkRefusals {
 
     @ServerExceptionMapper
     public Response notSupported(NotSupportedException e, UriInfo uri) {
-        if (!upload(uri)) {
-            return shared.web(e, uri);
-        }
-        return shared.api(uploads.refused(
-                new ApiException(415, "UNSUPPORTED_MEDIA_TYPE", "Send the upload as multipart/form-data")));
+        return upload(uri)
+                ? shared.api(uploads.refused(
+                        new ApiException(415, "UNSUPPORTED_MEDIA_TYPE", "Send the upload as multipart/form-data")))
+                : shared.web(e, uri);
     }
 
     private static boolean upload(UriInfo uri) {

@@ -17,10 +17,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.StartupEvent;
 
-/**
- * {@code quarkus.http.body.uploads-directory}, where file parts are written while they arrive; each request deletes its
- * own when it ends. At start, parts older than an hour (left by a process that stopped mid-request) are removed.
- */
+/** At start, removes file parts older than an hour from the uploads directory (left by a process that stopped). */
 @ApplicationScoped
 public class IncomingDirectory {
     private static final Logger LOG = Logger.getLogger(IncomingDirectory.class);
@@ -34,7 +31,6 @@ public class IncomingDirectory {
         sweep(Paths.get(directory), Instant.now().minus(STALE_PART));
     }
 
-    /** Deletes the file parts in {@code dir} last written before {@code before}. */
     static void sweep(Path dir, Instant before) {
         if (!Files.isDirectory(dir)) {
             return;

@@ -1,7 +1,16 @@
 package com.convplatform.upload.message;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+
+import javax.sql.DataSource;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -22,9 +31,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
-import com.convplatform.upload.message.MessageHistory.MessageView;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** The operator API: an account's uploaded messages and whether each was handed to hook-service. */
+/**
+ * The operator API: an account's uploads. Not the body (the customer's text) nor the file's URL (it alone downloads
+ * the file).
+ */
 @Path("/admin/v1/messages")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)
@@ -33,11 +45,36 @@ public class MessageAdminResource {
     static final int PAGE = 100;
     static final int MAX_PAGE = 1000;
     private static final Set<String> PARAMETERS = Set.of("account_id", "limit", "before_id");
+    public static final String HANDED_OFF = "HANDED_OFF";
+    public static final String PENDING = "PENDING";
 
-    private final MessageHistory history;
+    public record MessageView(@JsonProperty("message_id") @Schema(example = "4711") long messageId,
+            @JsonProperty("created_at") @Schema(example = "2026-11-22T15:40:00.123Z") Instant createdAt,
+            @JsonProperty("account_id") @Schema(example = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10") String accountId,
+            @JsonProperty("business_id") @Schema(example = "4242") String businessId,
+            @JsonProperty("auth_id") @Schema(description = "The user who uploaded it", example = "user42") String authId,
+            @JsonProperty("message_type") @Schema(description = "1: image, 52: document", example = "1") int messageType,
+            @JsonProperty("file_name") @Schema(description = "As stored (sanitised)", example = "holiday_photo.png") String fileName,
+            @JsonProperty("content_type") @Schema(example = "image/png") String contentType,
+            @JsonProperty("size_bytes") @Schema(example = "48213") long sizeBytes,
+            @JsonProperty("handoff") @Schema(description = "HANDED_OFF: hook-service accepted its event; PENDING: the"
+                    + " event waits in the outbox", enumeration = {
+                            HANDED_OFF, PENDING}, example = "PENDING") String handoff,
+            @JsonProperty("handoff_attempts") @Schema(description = "Failed posts of its event so far (0 once handed"
+                    + " off)", example = "3") int handoffAttempts,
+            @JsonProperty("handoff_last_error") @Schema(description = "The last failed post's error, while pending", example = "hook-service answered 503") String handoffLastError){
+    }
 
-    public MessageAdminResource(MessageHistory history) {
-        this.history = history;
+    /** Through the index on (account_id, message_id); the outbox holds only what waits, so it needs no index. */
+    private static final String SELECT_PAGE = "select m.message_id, m.created_at, m.account_id, m.business_id, m.auth_id,"
+            + " m.message_type, m.file_name, m.content_type, m.size_bytes, o.id, o.attempts, o.last_error"
+            + " from message m left join hook_outbox o on o.message_id = m.message_id"
+            + " where m.account_id = ? and m.message_id < ? order by m.message_id desc limit ?";
+
+    private final DataSource dataSource;
+
+    public MessageAdminResource(DataSource dataSource) {
+        this.dataSource = dataSource;
     }
 
     @GET
@@ -62,12 +99,31 @@ public class MessageAdminResource {
             throw new ApiException(400, "INVALID_ACCOUNT_ID", "account_id is at most 64 characters");
         }
         int n = QueryParameters.limit(limit, PAGE, MAX_PAGE);
-        return history.recent(accountId, cursor(beforeId), n);
+        long before = cursor(beforeId);
+        try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(SELECT_PAGE)) {
+            q.setString(1, accountId);
+            q.setLong(2, before);
+            q.setInt(3, n);
+            List<MessageView> page = new ArrayList<>();
+            try (ResultSet r = q.executeQuery()) {
+                while (r.next()) {
+                    boolean waiting = r.getString(10) != null;
+                    page.add(new MessageView(r.getLong(1), r.getObject(2, OffsetDateTime.class).toInstant(),
+                            r.getString(3), r.getString(4), r.getString(5), r.getInt(6), r.getString(7),
+                            r.getString(8), r.getLong(9), waiting ? PENDING : HANDED_OFF,
+                            waiting ? r.getInt(11) : 0, waiting ? r.getString(12) : null));
+                }
+            }
+            return page;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading the account's messages failed", e);
+        }
     }
 
-    private static Long cursor(String beforeId) {
+    /** The message id before which the page starts; the newest when none is given. */
+    private static long cursor(String beforeId) {
         if (beforeId == null || beforeId.isBlank()) {
-            return null;
+            return Long.MAX_VALUE;
         }
         try {
             long id = Long.parseLong(beforeId.strip());

@@ -12,12 +12,12 @@ import com.convplatform.support.ApiError;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenIdentityProvider;
+import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
 import com.convplatform.upload.config.UploadConfig;
 
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.Context;
@@ -29,32 +29,18 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 /**
- * Reads the upload's form with Vert.x Web's BodyHandler (Netty's multipart decoder on the event loop, the file part
- * streamed to {@code quarkus.http.body.uploads-directory}) once the token has been accepted, and leaves it to Quarkus
- * REST as the parsed form ({@link UploadForm}). A request whose token is not accepted goes on unread (401).
- * <p>
- * Why not Quarkus REST's own form reader: it parses the body a byte at a time through a ByteBuffer (MultipartParser),
- * about 4 ns a byte. In the load test that loop took 42 % of the service's CPU at 100 KB and 85 % at 5 MB (JFR), and
- * the uploads reached 0.21 and 0.34 of the ceiling; Netty's decoder finds the boundary with an indexed search.
- * <p>
- * Its refusals, as the endpoint answers them: the body over {@code upload.max-request-bytes} (a chunked one, as a
- * declared length is refused before: 413 FILE_TOO_LARGE), a text field over
- * {@code quarkus.http.limits.max-form-attribute-size} (400 FIELD_TOO_LONG), more than
- * {@code quarkus.http.limits.max-form-fields} parts or a malformed body (400 INVALID_MULTIPART), a body that ends
- * early or a client that goes away (400 INCOMPLETE_BODY), a body not read in full within {@code upload.body-deadline}
- * however slowly it trickles in (408 BODY_TIMEOUT). The parts written so far are deleted; a refusal sent before the
- * body's end closes the connection. At most {@code upload.max-concurrent-bodies} bodies are read at once: one more is
- * refused before it is read (503 TOO_MANY_UPLOADS, with Retry-After), so slow clients cannot pile up without bound;
- * and at most {@code upload.max-concurrent-bodies-per-account} for one account, so that one tenant's slow uploads
- * cannot take every slot and stall the others' fast ones.
+ * Reads the upload's form with Vert.x Web's BodyHandler once the token has been accepted, and leaves it to Quarkus REST
+ * as the parsed form ({@link UploadForm}); its refusals are the README's. Not Quarkus REST's own form reader: it parses
+ * a byte at a time (MultipartParser, about 4 ns a byte), 42 % of the service's CPU at 100 KB and 85 % at 5 MB in the
+ * load test (JFR); Netty's decoder finds the boundary with an indexed search. The bounds on bodies read at once (in
+ * all, and per account) keep slow clients from piling up and one tenant's slow uploads from stalling the others'.
  */
 @ApplicationScoped
 public class UploadBody {
     private static final long DRAIN_MILLIS = 1000;
     /**
-     * How long after a body's end its form may take to be handed on before the body is taken to end inside a part (400
-     * INVALID_MULTIPART). A complete form is handed on once its file parts are written and closed, on Vert.x's worker
-     * threads: at a load average of 30 on two cores that took over two seconds (2 s refused valid concurrent uploads).
+     * How long after a body's end its form may take to be handed on before it counts as ending inside a part: closing
+     * the parts on Vert.x's workers took over 2 s at a load average of 30 on two cores (2 s refused valid uploads).
      */
     private static final long UNFINISHED_PART_MILLIS = 10_000;
     private static final String READ = "upload.body-read";
@@ -63,24 +49,16 @@ public class UploadBody {
     private static final String PASSED = "upload.form-read";
     private static final String TIMER = "upload.timer";
     private final UploadService uploads;
-    private final int maxMessageBody;
-    private final long maxFileBytes;
-    private final long deadlineMillis;
-    private final int maxBodies;
-    private final int maxBodiesPerAccount;
+    private final UploadConfig config;
     private final AtomicInteger bodies = new AtomicInteger();
     private final ConcurrentHashMap<String, Integer> bodiesByAccount = new ConcurrentHashMap<>();
 
     public UploadBody(UploadService uploads, UploadConfig config) {
         this.uploads = uploads;
-        this.maxMessageBody = config.maxMessageBody();
-        this.maxFileBytes = config.maxFileBytes();
-        this.deadlineMillis = config.bodyDeadline().toMillis();
-        this.maxBodies = config.maxConcurrentBodies();
-        this.maxBodiesPerAccount = config.maxConcurrentBodiesPerAccount();
+        this.config = config;
     }
 
-    void install(@Observes Router router, UploadConfig config,
+    void install(@Observes Router router,
             @ConfigProperty(name = "quarkus.http.body.uploads-directory") String directory) {
         BodyHandler body = BodyHandler.create(directory).setBodyLimit(config.maxRequestBytes())
                 .setDeleteUploadedFilesOnEnd(true).setMergeFormAttributes(false);
@@ -95,26 +73,28 @@ public class UploadBody {
             QuarkusHttpUser.getSecurityIdentity(ctx, null).subscribe().with(identity -> context.runOnContext(v -> {
                 if (identity == null || !identity.hasRole(TokenIdentityProvider.CLIENT)) {
                     ctx.next(); // refused by Quarkus REST (401), its body not read
-                } else if (!type.contains("boundary=")) {
+                    return;
+                }
+                String account = identity.<Caller>getAttribute(TokenIdentityProvider.CALLER).accountId();
+                if (!type.contains("boundary=")) {
                     refuse(ctx, new ApiException(400, "INVALID_MULTIPART",
                             "The Content-Type needs a valid multipart boundary parameter"));
-                } else if (!takeAccountSlot(accountOf(identity))) {
+                } else if (!takeAccountSlot(account)) {
                     refuse(ctx, new ApiException(503, "TOO_MANY_UPLOADS", "Your account is sending as many uploads at"
-                            + " once as it may (" + maxBodiesPerAccount + "); send this one again when one of them"
-                            + " has been answered", 1));
-                } else if (bodies.incrementAndGet() > maxBodies) {
+                            + " once as it may (" + config.maxConcurrentBodiesPerAccount() + "); send this one again"
+                            + " when one of them has been answered", 1));
+                } else if (bodies.incrementAndGet() > config.maxConcurrentBodies()) {
                     bodies.decrementAndGet();
-                    releaseAccountSlot(accountOf(identity));
+                    releaseAccountSlot(account);
                     refuse(ctx, new ApiException(503, "TOO_MANY_UPLOADS", "The service is reading as many uploads as it"
-                            + " takes at once (" + maxBodies + "); send this one again shortly", 1));
+                            + " takes at once (" + config.maxConcurrentBodies() + "); send this one again shortly", 1));
                 } else {
-                    String account = accountOf(identity);
                     ctx.addEndHandler(ended -> {
                         bodies.decrementAndGet();
                         releaseAccountSlot(account);
                     });
                     ctx.put(READ, true);
-                    timer(ctx, deadlineMillis, 408);
+                    timer(ctx, config.bodyDeadline().toMillis(), 408);
                     ctx.request().resume();
                     body.handle(ctx);
                     ctx.request().exceptionHandler(failure -> { // the body handler's own, with a safe clean-up
@@ -143,21 +123,13 @@ public class UploadBody {
         }).failureHandler(this::refuse);
     }
 
-    private static String accountOf(SecurityIdentity identity) {
-        TokenIdentityProvider.Caller caller = identity.getAttribute(TokenIdentityProvider.CALLER);
-        return caller.accountId();
-    }
-
     /** Counts one more body for the account unless it already has its most; entries go when they reach zero. */
     private boolean takeAccountSlot(String account) {
         boolean[] taken = {false};
         bodiesByAccount.compute(account, (key, n) -> {
             int now = n == null ? 0 : n;
-            if (now >= maxBodiesPerAccount) {
-                return now;
-            }
-            taken[0] = true;
-            return now + 1;
+            taken[0] = now < config.maxConcurrentBodiesPerAccount();
+            return taken[0] ? now + 1 : now;
         });
         return taken[0];
     }
@@ -171,24 +143,22 @@ public class UploadBody {
             ctx.next(); // not the form's failure (Quarkus REST's, e.g. authentication)
             return;
         }
-        ApiException refusal = refusal(ctx.statusCode(), ctx.failure(), maxMessageBody, maxFileBytes);
+        ApiException refusal = refusal(ctx.statusCode(), ctx.failure());
         ApiException before = ctx.get(FAILED);
         if (before != null) {
-            // A decoder's failure cancels the file part first, and that cancellation reaches here first: the failure
-            // that says why is kept.
+            // a decoder's failure cancels the file part, which reaches here first: the failure that says why is kept
             if ("INCOMPLETE_BODY".equals(before.code())) {
                 ctx.put(FAILED, refusal);
             }
             return;
         }
         ctx.put(FAILED, refusal);
-        // No part is started any more; the body handler has deleted the parts written so far (a second clean-up
-        // would fail on their closed files).
+        // no part is started any more; the body handler has deleted those written (a second clean-up would fail)
         ctx.request().uploadHandler(null);
         ctx.vertx().runOnContext(next -> refuse(ctx, ctx.get(FAILED)));
     }
 
-    /** Fails the form with {@code status} unless it is read within {@code millis}; replaces the timer before it. */
+    /** Fails the form with {@code status} unless it is read within {@code millis}; replaces the timer before. */
     private static void timer(RoutingContext ctx, long millis, int status) {
         cancelTimer(ctx);
         ctx.put(TIMER, ctx.vertx().setTimer(millis, t -> {
@@ -199,8 +169,7 @@ public class UploadBody {
         }));
     }
 
-    /** Cancels the form's timer: it holds the request's buffers while it waits (kept for every upload, they made the
-     * service collect garbage for half its CPU at -Xmx128m). */
+    /** The timer holds the request's buffers: kept for every upload, they cost half the CPU in GC at -Xmx128m. */
     private static void cancelTimer(RoutingContext ctx) {
         Long timer = ctx.remove(TIMER);
         if (timer != null) {
@@ -220,16 +189,16 @@ public class UploadBody {
         }
     }
 
-    private static ApiException refusal(int status, Throwable failure, int maxMessageBody, long maxFileBytes) {
+    private ApiException refusal(int status, Throwable failure) {
         if (status == 413) {
-            return new ApiException(413, "FILE_TOO_LARGE", UploadResource.tooLarge(maxFileBytes));
+            return new ApiException(413, "FILE_TOO_LARGE", UploadResource.tooLarge(config.maxFileBytes()));
         } else if (status == 408) {
             return new ApiException(408, "BODY_TIMEOUT", "The request body did not arrive in full in time; send it"
                     + " again, on a faster connection or as a smaller file");
         } else if (failure instanceof HttpPostRequestDecoder.TooLongFormFieldException
                 || String.valueOf(failure).contains("Size exceed allowed maximum capacity")) {
             return new ApiException(400, "FIELD_TOO_LONG",
-                    "A text field of the form is over 16 KiB; message_body may be at most " + maxMessageBody
+                    "A text field of the form is over 16 KiB; message_body may be at most " + config.maxMessageBody()
                             + " characters");
         } else if (failure instanceof HttpPostRequestDecoder.TooManyFormFieldsException) {
             return new ApiException(400, "INVALID_MULTIPART", "The form has more than 32 parts");
@@ -258,8 +227,8 @@ public class UploadBody {
         ctx.response().setStatusCode(refusal.status()).putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
                 .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)));
         if (!ctx.request().isEnded()) {
-            // What still arrives is dropped, and Vert.x closes the connection at the body's end (closing it at once
-            // would reset it with the answer unread); a body that does not end within DRAIN_MILLIS is cut off.
+            // the rest is dropped and Vert.x closes at the body's end (closing now would reset it with the answer
+            // unread); a body that does not end within DRAIN_MILLIS is cut off
             ctx.request().handler(null);
             ctx.response().putHeader(HttpHeaderNames.CONNECTION, "close");
             ctx.vertx().setTimer(DRAIN_MILLIS, t -> {

@@ -5,12 +5,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
 
-/**
- * The form of spec 4.5, as Quarkus REST reads it: the text fields in memory (each at most
- * {@code quarkus.http.limits.max-form-attribute-size}), the file part written to a file under
- * {@code quarkus.http.body.uploads-directory} while it arrives. Of a repeated field the first counts; other parts are
- * read and dropped. The rules of each field are checked by {@link UploadService}, in the order of the README.
- */
+/** The form of spec 4.5, read by {@link UploadBody}; the fields are checked by {@link UploadService}. */
 @Schema(name = "UploadForm", requiredProperties = {"auth_id", "business_id", "message_type", "file"})
 public class UploadForm {
     @RestForm("auth_id")

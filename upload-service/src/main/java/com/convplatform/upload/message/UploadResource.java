@@ -22,21 +22,14 @@ import com.convplatform.upload.auth.TokenIdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
-/**
- * {@code POST /v1.0/log_file_from_user/} (spec 4.5), with or without its trailing slash. The token is checked before
- * the body is read ({@link TokenIdentityProvider}), the form read by {@link UploadBody}; this non-blocking method hands
- * the checks, the store and the group commit to a worker ({@link UploadService}) and answers once the commit completes.
- */
+/** {@code POST /v1.0/log_file_from_user/} (spec 4.5), with or without its trailing slash. */
 @Path("/v1.0/log_file_from_user/")
 @RolesAllowed(TokenIdentityProvider.CLIENT)
 @Tag(name = "upload", description = "A user's file, checked, stored, logged and handed on (spec 4.5)")
 public class UploadResource {
     static final String PATH = "/v1.0/log_file_from_user";
 
-    /**
-     * The refusal of a file over {@code maxFileBytes}, naming the exact limit in bytes (and in MiB when it is a whole
-     * number of them): "The file is larger than the limit of 10 MiB (10,485,760 bytes)".
-     */
+    /** "The file is larger than the limit of 10 MiB (10,485,760 bytes)", MiB only when whole. */
     static String tooLarge(long maxFileBytes) {
         String bytes = String.format(Locale.ROOT, "%,d bytes", maxFileBytes);
         long mib = 1024 * 1024;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
@@ -44,11 +45,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 
-/**
- * Spec 4.5: checks an upload in a fixed order (form, business and user, size, type and content), moves its file into
- * the store, records the message and its hand-off event in one transaction, and answers with the spec 2.3 body. A
- * refusal leaves nothing behind: the file part is deleted when the request ends unless the store has taken it.
- */
+/** Spec 4.5: checks an upload in the README's order, stores its file, records its message and hand-off event. */
 @ApplicationScoped
 public class UploadService {
     static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
@@ -56,11 +53,9 @@ public class UploadService {
     private static final Pattern AUTH_ID = Pattern.compile("[A-Za-z0-9]{1,64}");
     static final String AUTH_ID_REQUIRED = "auth_id is required: 1 to 64 letters and digits";
     private static final Pattern BUSINESS_ID = Pattern.compile("[0-9]{1,32}");
-    /** A run of characters other than letters, digits, '.' and '-' (underscores included): one '_' in a name. */
     private static final Pattern UNSAFE_NAME_CHARACTERS = Pattern.compile("[^A-Za-z0-9.-]+");
     private static final Pattern LEADING_DOTS = Pattern.compile("^[.]+");
 
-    /** The answer: the uploaded-file message of spec 2.3. */
     @Schema(name = "UploadedFileMessage")
     public record Logged(@JsonProperty("message_id") @Schema(example = "12") long messageId,
             @JsonProperty("message_body") @Schema(example = "see attached") String messageBody,
@@ -81,8 +76,7 @@ public class UploadService {
     private GroupCommit<ToRecord, Recorded> writer;
 
     public UploadService(UploadConfig config, FileStore store, Clock clock, MeterRegistry metrics,
-            DataSource dataSource,
-            OutboxSender handOff) {
+            DataSource dataSource, OutboxSender handOff) {
         this.handOff = handOff;
         this.config = config;
         this.store = store;
@@ -105,10 +99,8 @@ public class UploadService {
     }
 
     /**
-     * Checks the upload and stores its file on a worker thread (of the request's Vert.x context, so its logs carry
-     * the request and trace ids), then queues its message for the next group commit. Completes once the message is
-     * committed (on the writer thread), or fails with the refusal or the cause; then no file is left in the store. The
-     * request's trace context is stored with the hand-off event, so that the hand-off continues the upload's trace.
+     * Checks and stores on a worker of the request's context (so its logs carry the request and trace ids), then
+     * completes once the group commit has recorded the message; on failure no file is left in the store.
      */
     public CompletionStage<Logged> upload(Caller caller, UploadForm form, String requestId) {
         String traceparent = TraceContexts.current();
@@ -140,7 +132,7 @@ public class UploadService {
         }).thenApply(Recorded::logged);
     }
 
-    /** Removes a stored file whose message was not recorded (so nothing points at it); best effort. */
+    /** Removes a stored file whose message was not recorded; best effort. */
     private void removeStored(String fileId) {
         try {
             store.delete(fileId);
@@ -216,11 +208,9 @@ public class UploadService {
                 FileTypes.CONTENT_TYPES.get(ext), size, requestId, traceparent);
     }
 
-    /** A recorded upload: its answer, and its hand-off event for {@link OutboxSender#handOn}. */
     record Recorded(Logged logged, OutboxSender.Claimed event) {
     }
 
-    /** A checked and stored upload, to be recorded as a message with its hand-off event. */
     record ToRecord(Caller caller, String authId, String businessId, int type, String body, String fileId, String name,
             String contentType, long size, String requestId, String traceparent) {
     }
@@ -232,9 +222,8 @@ public class UploadService {
             + " attempts, next_attempt_at, claim_token, traceparent, stored_at) values (?, ?, ?, ?, 0, ?, ?, ?, ?)";
 
     /**
-     * Records each upload's message and hand-off event; uploads that finish together share one transaction (see
-     * {@link GroupCommit}). Plain JDBC in a {@link LocalTransaction}: through Hibernate these inserts took most of the
-     * one writer thread's time, and a JTA transaction around them took a seventh of what was left.
+     * Uploads that finish together share one transaction ({@link GroupCommit}). Plain JDBC in a local transaction:
+     * through Hibernate these inserts took most of the writer thread's time, and JTA a seventh of what was left.
      */
     List<Recorded> recordAll(List<ToRecord> uploads) {
         return LocalTransaction.run(dataSource, "Recording the uploads", c -> {
@@ -243,12 +232,8 @@ public class UploadService {
                     PreparedStatement outbox = c.prepareStatement(INSERT_OUTBOX)) {
                 for (ToRecord u : uploads) {
                     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-                    Object[] values = {u.caller().accountId(), u.caller().clientId(), u.businessId(), u.authId(),
-                            u.type(), u.body(), u.fileId(), u.name(), u.contentType(), u.size(),
-                            OffsetDateTime.ofInstant(now, ZoneOffset.UTC)};
-                    for (int i = 0; i < values.length; i++) {
-                        message.setObject(i + 1, values[i]);
-                    }
+                    set(message, u.caller().accountId(), u.caller().clientId(), u.businessId(), u.authId(), u.type(),
+                            u.body(), u.fileId(), u.name(), u.contentType(), u.size(), utc(now));
                     message.executeUpdate();
                     long messageId;
                     try (ResultSet key = message.getGeneratedKeys()) {
@@ -260,14 +245,8 @@ public class UploadService {
                     String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
                     OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
                             event(u, messageId, now, fileUrl), u.traceparent(), now, 1);
-                    outbox.setString(1, event.id());
-                    outbox.setLong(2, messageId);
-                    outbox.setString(3, event.event().toString());
-                    outbox.setString(4, u.requestId());
-                    outbox.setObject(5, OffsetDateTime.ofInstant(now.plus(OutboxSender.LEASE), ZoneOffset.UTC));
-                    outbox.setString(6, handOff.ownClaim());
-                    outbox.setString(7, u.traceparent());
-                    outbox.setObject(8, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+                    set(outbox, event.id(), messageId, event.event().toString(), u.requestId(),
+                            utc(now.plus(OutboxSender.LEASE)), handOff.ownClaim(), u.traceparent(), utc(now));
                     outbox.addBatch();
                     out.add(new Recorded(new Logged(messageId, u.body(), CREATED_AT.format(now), u.type(), fileUrl),
                             event));
@@ -278,7 +257,17 @@ public class UploadService {
         });
     }
 
-    /** The hand-off event (docs/contracts.md), with its upload's request id as its first member. */
+    private static void set(PreparedStatement statement, Object... values) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            statement.setObject(i + 1, values[i]);
+        }
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    /** The hand-off event (docs/contracts.md), its upload's request id first. */
     private ObjectNode event(ToRecord u, long messageId, Instant createdAt, String fileUrl) {
         ObjectNode body = JsonNodeFactory.instance.objectNode().put("text", u.body())
                 .put("type", u.type() == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
@@ -297,7 +286,6 @@ public class UploadService {
         return e;
     }
 
-    /** The last path segment, letters, digits, dot, dash and underscore only, at most 100 characters. */
     static String sanitise(String name) {
         int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
         name = LEADING_DOTS.matcher(UNSAFE_NAME_CHARACTERS.matcher(name.substring(slash + 1)).replaceAll("_"))

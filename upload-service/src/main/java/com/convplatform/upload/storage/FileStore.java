@@ -10,9 +10,7 @@ public interface FileStore {
     /** Moves or copies {@code source} (the upload's temporary file, removed by its request) into the store. */
     void put(String id, Path source) throws IOException;
 
-    /** Opens a stored file. */
     Optional<InputStream> open(String id) throws IOException;
 
-    /** Removes a stored file (used when recording the message fails). */
     void delete(String id) throws IOException;
 }

@@ -23,11 +23,7 @@ import com.convplatform.upload.config.UploadConfig;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
-/**
- * The one {@link FileStore}, chosen by {@code upload.storage.kind}: {@code local} (default) or {@code s3}. Made at
- * start-up, so a wrong or incomplete S3 setting stops the service with a message naming the property, not at the first
- * upload.
- */
+/** The one {@link FileStore}, made at start-up so that a wrong S3 setting stops the service, not the first upload. */
 @Dependent
 public class FileStoreProducer {
     private static final Logger LOG = Logger.getLogger(FileStoreProducer.class);
@@ -42,7 +38,6 @@ public class FileStoreProducer {
         return store;
     }
 
-    /** The store the settings ask for; {@link ConfigurationException} naming each wrong or missing property. */
     public static FileStore create(UploadConfig.Storage storage) {
         String kind = storage.kind().trim();
         if (kind.equalsIgnoreCase("local")) {
@@ -95,14 +90,13 @@ public class FileStoreProducer {
         return value.get().trim();
     }
 
-    /** Unless {@code ok}, adds {@code problem} (which starts with the name of the property under {@value #P}). */
     private static void check(boolean ok, String problem, List<String> wrong) {
         if (!ok) {
             wrong.add(P + problem);
         }
     }
 
-    /** The endpoint as a URI (a trailing '/' dropped), or null when it is not http(s)://host[:port]. */
+    /** The endpoint without a trailing '/', or null when it is not http(s)://host[:port]. */
     private static URI endpoint(String value) {
         try {
             URI uri = new URI(value.replaceFirst("/$", ""));
@@ -114,7 +108,7 @@ public class FileStoreProducer {
         }
     }
 
-    /** "" or segments ending with '/' ("uploads" and "/uploads/" both become "uploads/"); null when malformed. */
+    /** "" or segments ending with '/'; null when malformed. */
     private static String prefix(String value) {
         String p = value.replaceFirst("^/+", "").replaceFirst("/$", "");
         if (p.isEmpty()) {

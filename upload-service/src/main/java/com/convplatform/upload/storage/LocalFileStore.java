@@ -19,11 +19,8 @@ public class LocalFileStore implements FileStore {
     }
 
     /**
-     * Moves the upload's temporary file into place when it is on the same file system (the default layout: both under
-     * {@code upload.data-dir}), so the bytes are written once; otherwise copies it to {@code <id>.part} and renames
-     * that, so a reader never sees half a file. The directory is made when a move finds it missing (a concurrent put
-     * may just have made it; a missing source fails both times). Nothing finds the file before its message is
-     * committed: only the answer gives out its id ({@link FileIds}).
+     * A rename on the same file system, so the bytes are written once; across them a copy to {@code <id>.part}
+     * renamed, so a reader never sees half a file. The directory is made when a move finds it missing.
      */
     @Override
     public void put(String id, Path source) throws IOException {

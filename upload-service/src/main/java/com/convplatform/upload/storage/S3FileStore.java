@@ -23,9 +23,8 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * Files as objects of an S3-compatible bucket, shared by replicas: the AWS SDK v2 over the JDK's HttpURLConnection,
- * path-style keys ({@code <endpoint>/<bucket>/<prefix><id>}), Signature Version 4. Chunked signing and the optional CRC
- * checksums are off, so any S3-compatible store takes a PUT; the SDK's standard retries apply (3 attempts).
+ * Files as objects of an S3-compatible bucket, path-style. Chunked signing and the optional CRC checksums are off, so
+ * any S3-compatible store takes a PUT.
  */
 public final class S3FileStore implements FileStore, AutoCloseable {
     private final URI endpoint;
@@ -33,7 +32,6 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     private final String prefix;
     private final S3Client s3;
 
-    /** @param requestTimeout a whole PUT of up to 10 MiB, or until a GET's answer has begun */
     public S3FileStore(URI endpoint, String bucket, String prefix, String region, String accessKey, String secretKey,
             Duration connectTimeout, Duration requestTimeout) {
         this.endpoint = endpoint;
@@ -69,10 +67,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         call("DELETE", key, true, () -> s3.deleteObject(b -> b.bucket(bucket).key(key)));
     }
 
-    /**
-     * Runs one call; a failure is an IOException naming it ("S3 PUT b/key: HTTP 403 SignatureDoesNotMatch (...)").
-     * With {@code nullIfMissing}, a 404 for the object (not NoSuchBucket) returns null instead.
-     */
+    /** A failure as an IOException naming the call; with {@code nullIfMissing}, null for a missing object. */
     private <T> T call(String method, String key, boolean nullIfMissing, Supplier<T> call) throws IOException {
         try {
             return call.get();
