@@ -51,10 +51,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 
 /**
- * The hook-signing key and chain, and the document receivers verify hooks with (spec 4.3): from PEM files when
- * configured, otherwise a local CA and RSA-2048 certificate for the host of {@code hook.certificate-url}, made on first
- * start under the data directory (receivers trust {@code signing/ca.pem}). Also the {@code hook.local-https.port} seam
- * (README, Configuration): an HTTPS listener on 127.0.0.1 serving only the document.
+ * The hook-signing key and chain (from PEM files, or generated locally on first start), the document receivers verify
+ * hooks with (spec 4.3), and the {@code hook.local-https.port} seam (README, Configuration).
  */
 @ApplicationScoped
 @Path(SigningIdentity.PATH)
@@ -83,8 +81,7 @@ public class SigningIdentity {
         String chainPem;
         if (config.signingKeyFile().isPresent()) {
             key = Pem.parsePrivateKey(PemFiles.read(Paths.get(config.signingKeyFile().get())));
-            chainPem = PemFiles.read(Paths.get(config.signingChainFile().orElseThrow(() -> new IllegalStateException(
-                    "hook.signing.key-file is set but hook.signing.chain-file is not"))));
+            chainPem = PemFiles.read(Paths.get(config.signingChainFile().get())); // both set: HookConfigChecks
         } else {
             java.nio.file.Path dir = Paths.get(config.dataDir(), "signing");
             if (!Files.exists(dir.resolve("key.pem"))) {
