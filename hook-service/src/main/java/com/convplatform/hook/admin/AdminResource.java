@@ -40,7 +40,6 @@ import com.convplatform.support.Roles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Sort;
 
 /** Operator API. A disabled endpoint's deliveries are held (PENDING, not attempted, never dropped) until enabled. */
@@ -52,7 +51,6 @@ public class AdminResource {
     private static final String NOT_FOUND = "DELIVERY_NOT_FOUND: no delivery with that id";
     private static final String INVALID_ACCOUNT = "INVALID_ACCOUNT_ID: account_id is at most 64 characters";
     private static final String EXAMPLE_ACCOUNT = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10";
-    /** At most this many disabled endpoints are listed in the summary (the count is exact). */
     private static final int DISABLED_LISTED = 100;
 
     public record DeliveryView(String deliveryId, String eventId, String accountId,
@@ -66,7 +64,6 @@ public class AdminResource {
         }
     }
 
-    /** What one attempt sent: Base64 of an RSA-2048 signature, and the certificate URL. */
     static final String EXAMPLE_SIGNATURE_HEADERS = "{\"signature\":\"FNYSR+2Jp1f8toQJAPDQ6JRcqwE7jWAyINnGLoi4/uqXkQ1RxU"
             + "SzcIMAF6oCHkKMr+Mnq4b6SNoIrgzkIuxcNgP+0596dYGSZ5Ho8hxZmMe8nh/P5saiGikXMK5EUHZ4JIBaM/QwtGh/WoPcxvYZuaN+WZgXPIX"
             + "SXgb6cQOLeKxBb1roUI7h0Foe4oZLB65wb+QtEUPTJhKZf7woHm2si9eO2kTl+XNc+2XMTJHDy0HRQ4NfSjmKWxE2Bi9aD/gzATrHsak9LOz4Ha"
@@ -85,7 +82,6 @@ public class AdminResource {
                     + " the account lookup failed, the address was refused)", example = EXAMPLE_SIGNATURE_HEADERS) Map<String, String> signatureHeaders) {
     }
 
-    /** An account endpoint's state; no row means enabled, with no failures. */
     public record EndpointView(String accountId, boolean enabled, int consecutiveFailures, Instant failingSince,
             Instant lastFailureAt, Instant disabledAt, @Schema(enumeration = {
                     "rule", "operator"}) String disabledBy,
@@ -221,8 +217,7 @@ public class AdminResource {
         }
         int n = limit == null ? 100 : Math.max(1, Math.min(limit, 1000));
         return Delivery.<Delivery>find(String.join(" and ", where), Sort.descending("createdAt", "id"), params)
-                .page(Page.ofSize(n)).list()
-                .stream().map(DeliveryView::of).toList();
+                .page(0, n).list().stream().map(DeliveryView::of).toList();
     }
 
     @GET
@@ -319,9 +314,8 @@ public class AdminResource {
         }
         s.disabledAt = s.disabledAt == null ? clock.instant() : s.disabledAt;
         s.disabledBy = EndpointState.BY_OPERATOR;
-        s.disabledReason = body == null || body.reason() == null || body.reason().isBlank()
-                ? "disabled by an operator"
-                : body.reason();
+        boolean noReason = body == null || body.reason() == null || body.reason().isBlank();
+        s.disabledReason = noReason ? "disabled by an operator" : body.reason();
         EndpointState.flush();
         return endpoint(accountId);
     }
@@ -356,10 +350,7 @@ public class AdminResource {
         return endpoint(accountId);
     }
 
-    /**
-     * Due now with its full retry schedule, its next attempt numbered after the highest recorded (the log can be ahead
-     * of the delivery's count: an attempt recorded by a replica that had lost its lease).
-     */
+    /** The attempt log can be ahead of the count (an attempt recorded by a replica that had lost its lease). */
     private void requeue(Delivery d) {
         Integer highest = Delivery.getEntityManager()
                 .createQuery("select max(a.attempt) from DeliveryAttempt a where a.deliveryId = ?1", Integer.class)

@@ -90,14 +90,12 @@ public interface HookConfig {
         @WithDefault("PT10S")
         Duration readTimeout();
 
-        /** Seam, off by default: no SSRF guard. */
+        /** Seam for tests, off by default: no SSRF guard. */
         @WithDefault("false")
         boolean allowPrivateNetworks();
 
-        /** Seam: {@code host=address} pairs, like curl's {@code --resolve}. */
         Optional<List<String>> resolve();
 
-        /** Seam: a PEM file of CA certificates trusted for HTTPS endpoints besides the JDK's. */
         Optional<String> trustStore();
     }
 }

@@ -17,10 +17,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import io.quarkus.cache.CacheResult;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
-/**
- * Webhook URLs of accounts, from management-service (README, Delivery): retried because the GET is idempotent; the
- * breaker so that a management-service that is down costs a delivery no time-outs.
- */
+/** Webhook URLs from management-service: retried (the GET is idempotent); a breaker, so outages cost no time-outs. */
 @ApplicationScoped
 public class AccountDirectory {
     @Path("/internal/v1/accounts")

@@ -37,9 +37,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The outbox's state changes, each in one short transaction; claims are a conditional UPDATE on the lease (one replica
- * per attempt). They run for every delivery, hence plain JDBC in a {@link LocalTransaction} (no JTA, no Hibernate
- * session), each statement's text the same whatever the number of rows (parsed once per connection).
+ * The outbox's state changes, run for every delivery, hence plain JDBC in a {@link LocalTransaction} (no JTA, no
+ * Hibernate session), each statement's text the same whatever the number of rows (parsed once per connection).
  */
 @ApplicationScoped
 public class DeliveryStore {
@@ -117,10 +116,7 @@ public class DeliveryStore {
     private static final String INSERT_DELIVERY = "insert into delivery (id, event_id, account_id, status, attempts,"
             + " next_attempt_at, created_at) values (?, ?, ?, 'PENDING', 0, ?, ?)";
 
-    /**
-     * Stores new events with their deliveries, due now, in one transaction; one outcome per event, in order. A list
-     * that fails is given again event by event (group commit); one another replica stored meanwhile is a duplicate.
-     */
+    /** A list that fails is given again event by event (group commit); one another replica stored is a duplicate. */
     public List<Accepted> acceptAll(List<Valid> events) {
         OffsetDateTime now = utc(clock.instant());
         List<Accepted> out;
@@ -177,10 +173,9 @@ public class DeliveryStore {
     }
 
     /**
-     * The lease test is repeated outside the pick (re-checked after the row lock), so two claims never take one row.
-     * The order names both columns of the due index, so H2 stops at the limit (by the due time alone it sorted every
-     * pending row: 10 ms with 100 000 pending). Claimed rows are due again at their lease's end: a replica that dies
-     * hands them on.
+     * The lease test is repeated outside the pick (re-checked after the row lock): one claim per row. The order names
+     * both columns of the due index, so H2 stops at the limit (by the due time alone it sorted every pending row: 10 ms
+     * with 100 000 pending). Claimed rows are due again at their lease's end: a replica that dies hands them on.
      */
     private static final String TAKE = "update delivery set lease_owner = ?, lease_until = ?, next_attempt_at = ?"
             + " where status = 'PENDING' and (lease_until is null or lease_until < ?) and id in (select d.id from"
@@ -326,10 +321,7 @@ public class DeliveryStore {
             + " disabled_reason = ? where account_id = ? and disabled_at is null and consecutive_failures >= ?"
             + " and failing_since <= ?";
 
-    /**
-     * True when this failure disables the endpoint by the rule. Two replicas creating the row at once make one commit
-     * fail on the key: that batch is recorded again, and then the row exists.
-     */
+    /** Two replicas creating the row at once make one commit fail: that batch is recorded again, then it exists. */
     private boolean countFailure(Connection c, String accountId, Instant now) throws SQLException {
         if (update(c, COUNT_FAILURE, utc(now), utc(now), accountId) == 0) {
             update(c, FIRST_FAILURE, accountId, utc(now), utc(now));

@@ -65,9 +65,8 @@ public class DeliveryTracing {
                 if (o.statusCode() != null) {
                     span.setAttribute(ERROR_TYPE, String.valueOf(o.statusCode()));
                 }
-                span.setStatus(StatusCode.ERROR, o.error() != null && o.error().startsWith(URL_IN_TEXT)
-                        ? "the webhook URL is not a usable http(s) URL"
-                        : o.error());
+                boolean namesUrl = o.error() != null && o.error().startsWith(URL_IN_TEXT);
+                span.setStatus(StatusCode.ERROR, namesUrl ? "the webhook URL is not a usable http(s) URL" : o.error());
             }
         }
         span.end();

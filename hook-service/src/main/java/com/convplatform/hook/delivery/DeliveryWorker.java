@@ -48,10 +48,8 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 
 /**
- * Delivers due hooks, each attempt signed at send time. One dispatcher thread claims due deliveries (woken by intake,
- * and every {@code poll-interval}) while this replica holds fewer than {@code max-in-flight}: one path for every
- * delivery, whatever the number of intake callers (README, Delivery). Each has a sender thread; at most
- * {@code per-endpoint} of an endpoint's senders send at once, the others wait for their turn, in order.
+ * Delivers due hooks, each attempt signed at send time. One dispatcher thread claims every delivery (one path, whatever
+ * the number of intake callers: README, Delivery); each has a sender thread, waiting its endpoint's turn in order.
  */
 @ApplicationScoped
 public class DeliveryWorker {
@@ -150,11 +148,7 @@ public class DeliveryWorker {
         drain(config.delivery().shutdownGrace());
     }
 
-    /**
-     * Stops claiming, lets the attempts under way end for at most {@code grace}, cuts off the others and hands back
-     * every lease still held in one UPDATE (README, Shutdown), so the other replicas need not wait for the leases.
-     * Runs once; later calls return the first result.
-     */
+    /** Hands back every lease still held in one UPDATE after the grace, so other replicas need not wait for them. */
     public synchronized Drained drain(Duration grace) {
         if (drained != null) {
             return drained;

@@ -41,10 +41,8 @@ import io.vertx.core.net.TrustOptions;
 import io.vertx.core.tracing.TracingPolicy;
 
 /**
- * Sends one hook to an address the SSRF guard checked (README, Delivery): {@link #post} connects only to the addresses
- * {@link #addresses(URI)} resolved once, while {@code Host}, SNI and the certificate check keep the URL's host, so DNS
- * rebinding cannot reach an internal address. Security: that is why this is a Vert.x client of its own, not a Quarkus
- * REST client like the account lookup, which resolves the host again when it connects.
+ * Sends one hook only to the addresses the SSRF guard checked, the URL's host kept for Host, SNI and the certificate,
+ * so DNS rebinding cannot reach an internal address: hence a Vert.x client, as a REST client resolves the host again.
  */
 final class HookPoster implements AutoCloseable {
     static final int MAX_DISCARDED = 1024 * 1024;
@@ -133,10 +131,7 @@ final class HookPoster implements AutoCloseable {
         }
     }
 
-    /**
-     * POSTs to the first of {@code addresses} whose connection opens. One deadline covers every address, so a name with
-     * many black-hole addresses cannot make an attempt outlive its lease.
-     */
+    /** One deadline covers every address: many black-hole addresses cannot make an attempt outlive its lease. */
     Outcome post(URI url, InetAddress[] addresses, Map<String, String> headers, byte[] body)
             throws TimeoutException, IOException, InterruptedException {
         long deadline = System.nanoTime() + connectTimeout.plus(readTimeout).toNanos();

@@ -50,10 +50,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 
-/**
- * The hook-signing key and chain (from PEM files, or generated locally on first start), the document receivers verify
- * hooks with (spec 4.3), and the {@code hook.local-https.port} seam (README, Configuration).
- */
+/** The hook-signing key and chain (from files, or generated), and the document receivers verify hooks with (4.3). */
 @ApplicationScoped
 @Path(SigningIdentity.PATH)
 @PermitAll
@@ -78,18 +75,13 @@ public class SigningIdentity {
     public SigningIdentity(HookConfig config, Clock clock, MeterRegistry metrics) {
         this.config = config;
         this.clock = clock;
-        String chainPem;
-        if (config.signingKeyFile().isPresent()) {
-            key = Pem.parsePrivateKey(PemFiles.read(Paths.get(config.signingKeyFile().get())));
-            chainPem = PemFiles.read(Paths.get(config.signingChainFile().get())); // both set: HookConfigChecks
-        } else {
-            java.nio.file.Path dir = Paths.get(config.dataDir(), "signing");
-            if (!Files.exists(dir.resolve("key.pem"))) {
-                generate(dir);
-            }
-            key = Pem.parsePrivateKey(PemFiles.read(dir.resolve("key.pem")));
-            chainPem = PemFiles.read(dir.resolve("chain.pem"));
+        java.nio.file.Path dir = Paths.get(config.dataDir(), "signing"); // unless both files are set (HookConfigChecks)
+        if (config.signingKeyFile().isEmpty() && !Files.exists(dir.resolve("key.pem"))) {
+            generate(dir);
         }
+        key = Pem.parsePrivateKey(
+                PemFiles.read(config.signingKeyFile().map(Paths::get).orElse(dir.resolve("key.pem"))));
+        String chainPem = PemFiles.read(config.signingChainFile().map(Paths::get).orElse(dir.resolve("chain.pem")));
         try {
             List<X509Certificate> chain = Pem.parseCertificates(chainPem);
             document = new CertificateDocument(Pem.toPem(chain), chain.get(0).getNotAfter().toInstant(), HexFormat.of()
