@@ -148,7 +148,10 @@ public class DeliveryWorker {
         drain(config.delivery().shutdownGrace());
     }
 
-    /** Hands back every lease still held in one UPDATE after the grace, so other replicas need not wait for them. */
+    /**
+     * Hands back every lease still held in one UPDATE after the grace, so other replicas need not wait for them; one
+     * cut off mid-attempt may have reached its receiver and is sent again, with the same delivery id.
+     */
     public synchronized Drained drain(Duration grace) {
         if (drained != null) {
             return drained;
@@ -255,7 +258,7 @@ public class DeliveryWorker {
                     Span span = tracing.attempt(c);
                     Outcome o = null;
                     Map<String, String> signatureHeaders = new LinkedHashMap<>();
-                    try (Scope ignored = span.makeCurrent()) {
+                    try (Scope ignored = span.makeCurrent()) { // its logs and the account lookup carry the trace
                         o = attempt(c, signatureHeaders);
                         if (o != null) {
                             LOG.debugf("Delivery %s attempt %d: %s", c.id(), c.attempt(),
