@@ -1,8 +1,12 @@
 package com.convplatform.hook.admin;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,8 +37,9 @@ import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.delivery.Delivery.EndpointState;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Sort;
 
 /** Operator API. A disabled endpoint's deliveries are held (PENDING, not attempted, never dropped) until enabled. */
@@ -46,6 +51,7 @@ public class AdminResource {
     private static final String NOT_FOUND = "DELIVERY_NOT_FOUND: no delivery with that id";
     private static final String INVALID_ACCOUNT = "INVALID_ACCOUNT_ID: account_id is at most 64 characters";
     private static final String EXAMPLE_ACCOUNT = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10";
+    private static final int DISABLED_LISTED = 100;
 
     public record DeliveryView(String deliveryId, String eventId, String accountId,
             @Schema(enumeration = {
@@ -58,7 +64,6 @@ public class AdminResource {
         }
     }
 
-    /** What one attempt sent: Base64 of an RSA-2048 signature, and the certificate URL. */
     static final String EXAMPLE_SIGNATURE_HEADERS = "{\"signature\":\"FNYSR+2Jp1f8toQJAPDQ6JRcqwE7jWAyINnGLoi4/uqXkQ1RxU"
             + "SzcIMAF6oCHkKMr+Mnq4b6SNoIrgzkIuxcNgP+0596dYGSZ5Ho8hxZmMe8nh/P5saiGikXMK5EUHZ4JIBaM/QwtGh/WoPcxvYZuaN+WZgXPIX"
             + "SXgb6cQOLeKxBb1roUI7h0Foe4oZLB65wb+QtEUPTJhKZf7woHm2si9eO2kTl+XNc+2XMTJHDy0HRQ4NfSjmKWxE2Bi9aD/gzATrHsak9LOz4Ha"
@@ -77,7 +82,6 @@ public class AdminResource {
                     + " the account lookup failed, the address was refused)", example = EXAMPLE_SIGNATURE_HEADERS) Map<String, String> signatureHeaders) {
     }
 
-    /** An account endpoint's state; no row means enabled, with no failures. */
     public record EndpointView(String accountId, boolean enabled, int consecutiveFailures, Instant failingSince,
             Instant lastFailureAt, Instant disabledAt, @Schema(enumeration = {
                     "rule", "operator"}) String disabledBy,
@@ -91,20 +95,56 @@ public class AdminResource {
     public record Replayed(String accountId, int requeued) {
     }
 
-    private final Clock clock;
-    @jakarta.inject.Inject
-    DeliveryInsights insights;
+    public record Summary(Instant at,
+            @Schema(description = "Deliveries created in the last hour, by status", example = "{\"PENDING\":2,\"DELIVERED\":118,\"DEAD\":1}") Map<String, Long> lastHour,
+            @Schema(description = "Deliveries created in the last 24 hours, by status") Map<String, Long> lastDay,
+            @Schema(description = "Every pending delivery, whenever created") long pending,
+            @Schema(description = "Pending deliveries of disabled endpoints: held, not attempted") long held,
+            @Schema(description = "Every dead-lettered delivery") long dead,
+            @Schema(description = "When the oldest pending delivery was created; none when nothing is pending") Instant oldestUndeliveredAt,
+            String oldestUndeliveredId,
+            @Schema(description = "How many endpoints are disabled, by rule or by an operator") long disabledCount,
+            @Schema(description = "The disabled endpoints, longest disabled first (at most 100)") List<EndpointView> disabledEndpoints) {
+    }
 
-    public AdminResource(Clock clock) {
+    public record DeliveryDetail(String deliveryId, String eventId, String accountId,
+            @Schema(example = "4711") long messageId,
+            @Schema(enumeration = {
+                    "PENDING", "DELIVERED", "DEAD"}) String status,
+            int attempts, Instant nextAttemptAt, String lastError, Instant deliveredAt, Instant createdAt,
+            @Schema(description = "The id of the intake request that carried the event") String requestId,
+            @Schema(description = "The event as accepted: the JSON body every attempt signs and sends (with its own"
+                    + " signature_timestamp added last)") String payload,
+            @Schema(description = "Every attempt, in the order they were made, each with the signature headers it"
+                    + " sent (as GET /admin/v1/deliveries/{id}/attempts)") List<AttemptView> attemptHistory){
+    }
+
+    private final Clock clock;
+    private final ObjectMapper json;
+
+    public AdminResource(Clock clock, ObjectMapper json) {
         this.clock = clock;
+        this.json = json;
     }
 
     @GET
     @Path("/deliveries/summary")
     @Operation(summary = "Deliveries by status over the last hour and day, the backlog, and the disabled endpoints")
     @APIResponse(responseCode = "200", description = "The summary, counted now")
-    public DeliveryInsights.Summary summary() {
-        return insights.summary(this::endpoint);
+    @Transactional
+    public Summary summary() {
+        Instant now = clock.instant();
+        Delivery oldest = Delivery.<Delivery>find("status = ?1 order by createdAt, id", Delivery.PENDING)
+                .firstResult();
+        List<EndpointState> disabled = EndpointState.<EndpointState>find(
+                "disabledAt is not null order by disabledAt, accountId").page(0, DISABLED_LISTED).list();
+        return new Summary(now, byStatus(now.minus(Duration.ofHours(1))), byStatus(now.minus(Duration.ofDays(1))),
+                Delivery.count("status", Delivery.PENDING),
+                Delivery.count("status = ?1 and accountId in (select s.accountId from EndpointState s"
+                        + " where s.disabledAt is not null)", Delivery.PENDING),
+                Delivery.count("status", Delivery.DEAD), oldest == null ? null : oldest.createdAt,
+                oldest == null ? null : oldest.id, EndpointState.count("disabledAt is not null"),
+                disabled.stream().map(s -> endpoint(s.accountId)).toList());
     }
 
     @GET
@@ -113,9 +153,16 @@ public class AdminResource {
             + " each attempt with the signature headers it sent")
     @APIResponse(responseCode = "200", description = "The delivery and its event")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
-    public DeliveryInsights.DeliveryDetail delivery(
+    @Transactional
+    public DeliveryDetail delivery(
             @PathParam("id") @Parameter(example = "0190f3c2-7a41-7c3e-9d2a-5b8e1f4a6c01") String id) {
-        return insights.delivery(id);
+        Delivery d = existing(id);
+        Object[] event = (Object[]) Delivery.getEntityManager()
+                .createNativeQuery("select message_id, payload, request_id from hook_event where id = ?1")
+                .setParameter(1, d.eventId).getSingleResult();
+        return new DeliveryDetail(d.id, d.eventId, d.accountId, ((Number) event[0]).longValue(), d.status,
+                d.attempts, d.nextAttemptAt, d.lastError, d.deliveredAt, d.createdAt, (String) event[2],
+                (String) event[1], attemptsOf(d.id));
     }
 
     @GET
@@ -139,7 +186,7 @@ public class AdminResource {
         params.put("status", status);
         params.put("accountId", accountId);
         params.values().removeIf(Objects::isNull); // the filters given
-        List<String> where = new java.util.ArrayList<>(params.keySet().stream().map(field -> field + " = :" + field)
+        List<String> where = new ArrayList<>(params.keySet().stream().map(field -> field + " = :" + field)
                 .toList());
         if (createdAfter != null) {
             params.put("after", instant("created_after", createdAfter));
@@ -159,17 +206,18 @@ public class AdminResource {
                 throw new ApiException(400, "ACCOUNT_ID_REQUIRED", "message_id is looked up within one account:"
                         + " give account_id too");
             }
-            String eventId = DeliveryInsights.eventOf(accountId, messageId);
-            if (eventId == null) {
+            List<?> eventIds = Delivery.getEntityManager()
+                    .createNativeQuery("select id from hook_event where account_id = ?1 and message_id = ?2")
+                    .setParameter(1, accountId).setParameter(2, messageId).getResultList();
+            if (eventIds.isEmpty()) {
                 return List.of(); // that message never reached hook-service
             }
-            params.put("eventId", eventId);
+            params.put("eventId", eventIds.get(0));
             where.add("eventId = :eventId");
         }
         int n = limit == null ? 100 : Math.max(1, Math.min(limit, 1000));
         return Delivery.<Delivery>find(String.join(" and ", where), Sort.descending("createdAt", "id"), params)
-                .page(Page.ofSize(n)).list()
-                .stream().map(DeliveryView::of).toList();
+                .page(0, n).list().stream().map(DeliveryView::of).toList();
     }
 
     @GET
@@ -179,7 +227,26 @@ public class AdminResource {
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public List<AttemptView> attempts(@PathParam("id") String id) {
         existing(id);
-        return insights.attempts(id);
+        return attemptsOf(id);
+    }
+
+    /** By their start: before attempt numbers went on over a retry, a retried delivery numbered them from 1 again. */
+    private List<AttemptView> attemptsOf(String deliveryId) {
+        return Delivery.Attempt.<Delivery.Attempt>list("deliveryId = ?1 order by startedAt, attempt, id", deliveryId)
+                .stream().map(a -> new AttemptView(a.attempt, a.startedAt, a.latencyMs, a.statusCode, a.error,
+                        headers(a.signatureHeaders)))
+                .toList();
+    }
+
+    private Map<String, String> headers(String stored) {
+        if (stored == null) {
+            return Map.of();
+        }
+        try {
+            return json.readerForMapOf(String.class).readValue(stored);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A stored attempt's signature headers are not a JSON object", e);
+        }
     }
 
     @POST
@@ -247,9 +314,8 @@ public class AdminResource {
         }
         s.disabledAt = s.disabledAt == null ? clock.instant() : s.disabledAt;
         s.disabledBy = EndpointState.BY_OPERATOR;
-        s.disabledReason = body == null || body.reason() == null || body.reason().isBlank()
-                ? "disabled by an operator"
-                : body.reason();
+        boolean noReason = body == null || body.reason() == null || body.reason().isBlank();
+        s.disabledReason = noReason ? "disabled by an operator" : body.reason();
         EndpointState.flush();
         return endpoint(accountId);
     }
@@ -284,10 +350,7 @@ public class AdminResource {
         return endpoint(accountId);
     }
 
-    /**
-     * Due now with its full retry schedule, its next attempt numbered after the highest recorded (the log can be ahead
-     * of the delivery's count: an attempt recorded by a replica that had lost its lease).
-     */
+    /** The attempt log can be ahead of the count (an attempt recorded by a replica that had lost its lease). */
     private void requeue(Delivery d) {
         Integer highest = Delivery.getEntityManager()
                 .createQuery("select max(a.attempt) from DeliveryAttempt a where a.deliveryId = ?1", Integer.class)
@@ -300,16 +363,28 @@ public class AdminResource {
         d.leaseUntil = null;
     }
 
+    private static Map<String, Long> byStatus(Instant since) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (String status : List.of(Delivery.PENDING, Delivery.DELIVERED, Delivery.DEAD)) {
+            counts.put(status, 0L);
+        }
+        List<Object[]> rows = Delivery.getEntityManager().createQuery(
+                "select d.status, count(d) from Delivery d where d.createdAt >= ?1 group by d.status", Object[].class)
+                .setParameter(1, since).getResultList();
+        rows.forEach(r -> counts.put((String) r[0], ((Number) r[1]).longValue()));
+        return counts;
+    }
+
     private static Instant instant(String name, String value) {
         try {
             return Instant.parse(value);
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             throw new ApiException(400, "INVALID_TIME", name + " is not an ISO-8601 instant such as"
                     + " 2026-11-22T10:00:00Z");
         }
     }
 
-    static Delivery existing(String id) {
+    private static Delivery existing(String id) {
         return Delivery.<Delivery>findByIdOptional(id)
                 .orElseThrow(() -> new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id));
     }

@@ -17,7 +17,6 @@ import io.quarkus.jackson.ObjectMapperCustomizer;
 /** What this service sets in the framework: its keys as roles, and JSON bound strictly. */
 @Singleton
 public class FrameworkSetup implements ObjectMapperCustomizer {
-    /** The operator and internal keys of this service, as roles (service-support's ApiKeyMechanism). */
     @Produces
     @Singleton
     ApiKeys keys(HookConfig config) {
@@ -25,10 +24,7 @@ public class FrameworkSetup implements ObjectMapperCustomizer {
                 .with(Roles.INTERNAL, "hook.internal.api-key", config.internalApiKey());
     }
 
-    /**
-     * Fields bind only to their own type, as intake has always checked them: a number is not taken for a string
-     * ({@code "user_id": 5}), nor a string or a fraction for an integer ({@code "message_id": "12"} or {@code 1.5}).
-     */
+    /** Fields bind only to their own type: a number is not a string, nor a string or a fraction an integer. */
     @Override
     @SuppressWarnings("deprecation") // the builder is not how Quarkus hands the mapper over
     public void customize(ObjectMapper mapper) {

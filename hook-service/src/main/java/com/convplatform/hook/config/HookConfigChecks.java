@@ -13,18 +13,13 @@ import com.convplatform.support.ConfigChecks;
 
 import io.quarkus.runtime.StartupEvent;
 
-/**
- * Stops hook-service at start when its settings cannot work together (README, Configuration, "Checked at start"):
- * before any delivery is claimed, every broken relation is listed in one message naming the settings. Single values
- * out of range are refused earlier by the Bean Validation constraints of {@link HookConfig}.
- */
+/** Stops hook-service at start, before any claim, when its settings cannot work together (README). */
 @ApplicationScoped
 public class HookConfigChecks {
     void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, HookConfig config) {
         of(config).throwIfAny();
     }
 
-    /** Every relation, checked; the caller throws. */
     public static ConfigChecks of(HookConfig config) {
         ConfigChecks checks = ConfigChecks.of("hook-service");
         HookConfig.Delivery d = config.delivery();
@@ -42,29 +37,23 @@ public class HookConfigChecks {
                 + " hook is sent only with " + DeliveryWorker.LEASE_MARGIN.toSeconds() + " s of its lease to spare;"
                 + " with this lease none would ever be sent", "hook.delivery.lease", "hook.delivery.connect-timeout",
                 "hook.delivery.read-timeout");
-        retrySchedule(checks, d.retrySchedule());
-        boolean key = config.signingKeyFile().isPresent();
-        boolean chain = config.signingChainFile().isPresent();
-        checks.require(key == chain, "hook.signing.key-file and hook.signing.chain-file are set together or not at all"
-                + " (now only " + (key ? "hook.signing.key-file" : "hook.signing.chain-file") + " is set): without"
-                + " both, hooks would be signed with a generated local key",
-                key
-                        ? "hook.signing.chain-file"
-                        : "hook.signing.key-file");
-        return checks;
-    }
-
-    /** Each wait longer than zero and none shorter than the one before (a shorter one is almost always a typo). */
-    private static void retrySchedule(ConfigChecks checks, List<Duration> schedule) {
         String key = "hook.delivery.retry-schedule";
+        List<Duration> schedule = d.retrySchedule();
         for (int i = 0; i < schedule.size(); i++) {
             Duration wait = schedule.get(i);
             checks.require(wait.compareTo(Duration.ZERO) > 0, key + " (" + schedule + "): wait " + (i + 1) + " ("
                     + wait + ") must be longer than zero", key);
-            if (i > 0 && wait.compareTo(schedule.get(i - 1)) < 0) {
+            if (i > 0 && wait.compareTo(schedule.get(i - 1)) < 0) { // almost always a typo
                 checks.require(false, key + " (" + schedule + "): wait " + (i + 1) + " (" + wait + ") is shorter than"
                         + " wait " + i + " (" + schedule.get(i - 1) + "); the waits must not get shorter", key);
             }
         }
+        boolean keyFile = config.signingKeyFile().isPresent();
+        String set = keyFile ? "hook.signing.key-file" : "hook.signing.chain-file";
+        checks.require(keyFile == config.signingChainFile().isPresent(), "hook.signing.key-file and"
+                + " hook.signing.chain-file are set together or not at all (now only " + set + " is set): without"
+                + " both, hooks would be signed with a generated local key",
+                keyFile ? "hook.signing.chain-file" : "hook.signing.key-file");
+        return checks;
     }
 }

@@ -17,18 +17,12 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import io.quarkus.cache.CacheResult;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
-/**
- * Webhook URLs of accounts, from management-service: found and unknown (404) accounts cached (a hit reaches neither
- * client nor breaker); a failure retried twice with backoff (the GET is idempotent); a breaker, so a management-service
- * that is down costs a delivery no time-outs. A failure that remains is thrown: the platform's, retried, never lost.
- */
+/** Webhook URLs from management-service: retried (the GET is idempotent); a breaker, so outages cost no time-outs. */
 @ApplicationScoped
 public class AccountDirectory {
-    /** The lookup (contracts.md): URL, time-outs, key in quarkus.rest-client.management.*, request id by a filter. */
     @Path("/internal/v1/accounts")
     @RegisterRestClient(configKey = "management")
     interface Management {
-        /** The field of an account this service reads (the others are ignored). */
         record Account(String webhookUrl) {
         }
 
@@ -43,7 +37,7 @@ public class AccountDirectory {
         this.client = client;
     }
 
-    /** The account's webhook URL; empty when the account does not exist; throws when the lookup failed. */
+    /** Empty when the account does not exist; throws when the lookup failed. */
     @CacheResult(cacheName = "accounts")
     @Retry(maxRetries = 2, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS)
     @ExponentialBackoff

@@ -7,10 +7,7 @@ import jakarta.persistence.Id;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
-/**
- * The outbox row of one event to one endpoint: PENDING until DELIVERED or DEAD. The tables are the entity names in
- * snake case (the physical naming strategy); the nested entities name themselves, as Panache's queries use the name.
- */
+/** The outbox row of one event to one endpoint: PENDING until DELIVERED or DEAD. Tables: entity names in snake case. */
 @Entity
 public class Delivery extends PanacheEntityBase {
     public static final String PENDING = "PENDING";
@@ -22,9 +19,9 @@ public class Delivery extends PanacheEntityBase {
     public String eventId;
     public String accountId;
     public String status;
-    /** The number of the last attempt made: attempt numbers go on over an operator's retry or replay. */
+    /** The number of the last attempt made (numbers go on over an operator's retry). */
     public int attempts;
-    /** {@link #attempts} when an operator last queued it again: its retry schedule counts the attempts after it. */
+    /** {@link #attempts} when an operator last queued it again: the retry schedule counts from there. */
     public int scheduleStart;
     public Instant nextAttemptAt;
     public String leaseOwner;
@@ -43,7 +40,7 @@ public class Delivery extends PanacheEntityBase {
         public long latencyMs;
         public Integer statusCode;
         public String error;
-        /** The signature headers the attempt's request carried, a JSON object of name to value; null: none recorded. */
+        /** A JSON object of name to value; null: none recorded. */
         public String signatureHeaders;
     }
 

@@ -37,22 +37,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The outbox's state changes, each in one short transaction: events taken in, claims (a conditional UPDATE on the
- * lease: one replica per attempt), outcomes. They run for every delivery: plain JDBC in a {@link LocalTransaction} (no
- * JTA, no Hibernate session), each statement's text the same whatever the number of rows (parsed once per connection).
+ * The outbox's state changes, run for every delivery, hence plain JDBC in a {@link LocalTransaction} (no JTA, no
+ * Hibernate session), each statement's text the same whatever the number of rows (parsed once per connection).
  */
 @ApplicationScoped
 public class DeliveryStore {
     private static final Logger LOG = Logger.getLogger(DeliveryStore.class);
 
-    /**
-     * A claimed delivery and what is needed to send it; {@code attempt} is this attempt's number, which goes on over an
-     * operator's retry, and {@code scheduleStart} the number of the last attempt before that retry (0: none);
-     * {@code leaseOwner} is unique to the claim; {@code traceparent} the trace context its event came with (null: none).
-     */
+    /** A claimed delivery; {@code scheduleStart}: the last attempt before an operator's retry (0: none). */
     public record Claimed(String id, String accountId, String payload, int attempt, int scheduleStart,
             Instant receivedAt, String leaseOwner, Instant leaseUntil, String requestId, String traceparent) {
-        /** Where this attempt is in the retry schedule: 1 for the first attempt, or the first after a retry. */
+        /** 1 for the first attempt, or the first after a retry. */
         int step() {
             return attempt - scheduleStart;
         }
@@ -61,38 +56,28 @@ public class DeliveryStore {
     public record Accepted(String eventId, boolean duplicate) {
     }
 
-    /**
-     * A valid event: its account, message id, payload (JSON), the request id logged with its delivery and the trace
-     * context its delivery's spans continue (either may be null).
-     */
+    /** A valid event; {@code requestId} and {@code traceparent} may be null. */
     public record Valid(String accountId, long messageId, String payload, String requestId, String traceparent) {
     }
 
-    /**
-     * What one attempt came to. {@code endpointFault}: the failure counts against the receiver's endpoint (an error
-     * answer, a time-out, a refused connection or address); the platform's own trouble (account lookup down) never
-     * does.
-     */
+    /** What one attempt came to; {@code endpointFault}: it counts against the endpoint (the platform's never does). */
     public record Outcome(Integer statusCode, String error, Duration retryAfter, boolean permanent,
             boolean endpointFault) {
-        /** The receiver answered; 2xx is success, anything else an endpoint failure. */
         public static Outcome answered(int statusCode, Duration retryAfter) {
             boolean ok = statusCode >= 200 && statusCode < 300;
             String redirect = statusCode >= 300 && statusCode < 400 ? " (redirects are not followed)" : "";
             return new Outcome(statusCode, ok ? null : "HTTP " + statusCode + redirect, retryAfter, false, !ok);
         }
 
-        /** No answer from the receiver, or its address refused: retried, and counted against the endpoint. */
         public static Outcome endpointFailed(String error) {
             return new Outcome(null, error, null, false, true);
         }
 
-        /** The platform could not attempt it (for example the account lookup failed): retried, not counted. */
         public static Outcome platformFailed(String error) {
             return new Outcome(null, error, null, false, false);
         }
 
-        /** It can never succeed (unknown account, unreadable payload): dead-lettered at once. */
+        /** Dead-lettered at once. */
         public static Outcome permanent(String error) {
             return new Outcome(null, error, null, true, false);
         }
@@ -102,10 +87,7 @@ public class DeliveryStore {
         }
     }
 
-    /**
-     * An attempt's outcome and the signature headers its request carried, name to value as sent (empty when it sent
-     * none: the account lookup failed, the address was refused).
-     */
+    /** An attempt's outcome and the signature headers its request carried, as sent (empty when it sent none). */
     public record Recorded(Claimed claimed, Outcome outcome, long latencyMs, Map<String, String> signatureHeaders) {
     }
 
@@ -134,11 +116,7 @@ public class DeliveryStore {
     private static final String INSERT_DELIVERY = "insert into delivery (id, event_id, account_id, status, attempts,"
             + " next_attempt_at, created_at) values (?, ?, ?, 'PENDING', 0, ?, ?)";
 
-    /**
-     * Stores each event with its delivery, due now, in one transaction, unless its (account_id, message_id) was
-     * accepted before or earlier in the list; one outcome per event, in order. A list that fails is given again event
-     * by event (group commit); one another replica stored meanwhile (unique constraint) is answered as a duplicate.
-     */
+    /** A list that fails is given again event by event (group commit); one another replica stored is a duplicate. */
     public List<Accepted> acceptAll(List<Valid> events) {
         OffsetDateTime now = utc(clock.instant());
         List<Accepted> out;
@@ -188,7 +166,6 @@ public class DeliveryStore {
         return stored;
     }
 
-    /** The id of the event accepted earlier with this (account_id, message_id), or null. */
     private static String find(PreparedStatement find, Valid v) throws SQLException {
         try (ResultSet r = bind(find, v.accountId(), v.messageId()).executeQuery()) {
             return r.next() ? r.getString(1) : null;
@@ -196,22 +173,20 @@ public class DeliveryStore {
     }
 
     /**
-     * Takes the oldest due deliveries of endpoints not disabled, unless another claim took them first (the lease test
-     * is repeated outside the pick, re-checked after the row lock). The order names both columns of the due index, so
-     * H2 reads it in order and stops at the limit (by the due time alone it sorted every pending row: 10 ms with
-     * 100 000 pending). Claimed rows are due again at their lease's end, so a replica that dies hands them on.
+     * The lease test is repeated outside the pick (re-checked after the row lock): one claim per row. The order names
+     * both columns of the due index, so H2 stops at the limit (by the due time alone it sorted every pending row: 10 ms
+     * with 100 000 pending). Claimed rows are due again at their lease's end: a replica that dies hands them on.
      */
     private static final String TAKE = "update delivery set lease_owner = ?, lease_until = ?, next_attempt_at = ?"
             + " where status = 'PENDING' and (lease_until is null or lease_until < ?) and id in (select d.id from"
             + " delivery d where d.status = 'PENDING' and d.next_attempt_at <= ? and (d.lease_until is null or"
             + " d.lease_until < ?) and not exists (select 1 from endpoint_state s where s.account_id = d.account_id"
             + " and s.disabled_at is not null) order by d.status, d.next_attempt_at limit ?)";
-    /** The rows this claim took: due again at its lease's end, with its owner token (read by the due index). */
+    /** Read by the due index. */
     private static final String SELECT_TAKEN = "select d.id, d.account_id, d.attempts, e.payload, e.received_at,"
             + " e.request_id, e.traceparent, d.schedule_start from delivery d join hook_event e on e.id = d.event_id"
             + " where d.status = 'PENDING' and d.next_attempt_at = ? and d.lease_owner = ? order by d.created_at";
 
-    /** Claims up to {@code max} due deliveries, oldest due first, with a lease unique to this claim. */
     public List<Claimed> claimDue(int max) {
         // In milliseconds: both databases keep the lease's end exactly, so the claimed rows are found by it.
         OffsetDateTime now = utc(clock.instant().truncatedTo(ChronoUnit.MILLIS));
@@ -246,10 +221,7 @@ public class DeliveryStore {
             + " next_attempt_at = ?, delivered_at = ?, last_error = ?, lease_owner = null, lease_until = null"
             + " where id = ? and lease_owner = ?";
 
-    /**
-     * Records attempts, moves their deliveries on (delivered, due again, dead) and keeps the endpoints' failure streaks,
-     * disabling an endpoint by the rule ({@code hook.endpoints.*}); all in one transaction, or none.
-     */
+    /** Records attempts, moves their deliveries on and keeps the endpoints' failure streaks, in one transaction. */
     public void recordAll(List<Recorded> outcomes) {
         // In account order, so two replicas' batches lock the endpoints' rows in the same order (no deadlock).
         List<Recorded> sorted = outcomes.stream().sorted(Comparator.comparing(r -> r.claimed().accountId())).toList();
@@ -310,24 +282,24 @@ public class DeliveryStore {
         metrics.counter("hook.endpoints.auto_disabled").increment(disabled.size());
     }
 
-    /** Where an attempt's outcome leaves its delivery: delivered, dead (dead-lettered) or pending (to be retried). */
     String status(Claimed cl, Outcome o) {
         boolean dead = o.permanent() || cl.step() > config.delivery().retrySchedule().size();
         return o.delivered() ? Delivery.DELIVERED : dead ? Delivery.DEAD : Delivery.PENDING;
     }
 
-    /** The wait before a retry: the schedule's, jittered, or the receiver's Retry-After when longer (at most 24 h). */
     private Duration wait(Claimed cl, Outcome o) {
-        Duration wait = jitter(config.delivery().retrySchedule().get(cl.step() - 1));
+        // plus or minus 20 %, so retries of many deliveries do not arrive together
+        double jitter = 0.8 + ThreadLocalRandom.current().nextDouble() * 0.4;
+        Duration step = config.delivery().retrySchedule().get(cl.step() - 1);
+        Duration wait = Duration.ofMillis(Math.max(1, (long) (step.toMillis() * jitter)));
         if (o.retryAfter() != null && o.retryAfter().compareTo(wait) > 0) {
             return o.retryAfter().compareTo(Duration.ofHours(24)) > 0 ? Duration.ofHours(24) : o.retryAfter();
         }
         return wait;
     }
 
-    /** The headers as a JSON object (null when none were sent). */
     private String headers(Map<String, String> headers) {
-        if (headers == null || headers.isEmpty()) {
+        if (headers.isEmpty()) {
             return null;
         }
         try {
@@ -349,10 +321,7 @@ public class DeliveryStore {
             + " disabled_reason = ? where account_id = ? and disabled_at is null and consecutive_failures >= ?"
             + " and failing_since <= ?";
 
-    /**
-     * Counts a failure in the endpoint's streak; true when this disables it by the rule. Two replicas creating the
-     * row at once make one commit fail on the key: that batch is recorded again, and then the row exists.
-     */
+    /** Two replicas creating the row at once make one commit fail: that batch is recorded again, then it exists. */
     private boolean countFailure(Connection c, String accountId, Instant now) throws SQLException {
         if (update(c, COUNT_FAILURE, utc(now), utc(now), accountId) == 0) {
             update(c, FIRST_FAILURE, accountId, utc(now), utc(now));
@@ -363,25 +332,19 @@ public class DeliveryStore {
                 config.disableMinFailures(), utc(now.minus(config.disableAfter()))) == 1;
     }
 
-    /** Gives a claimed delivery back untouched, due now (unless another claim owns it by now). */
+    /** Gives a claimed delivery back untouched, due now. */
     public void release(Claimed claimed) {
         LocalTransaction.run(dataSource, "Giving back a claimed delivery", c -> update(c, "update delivery set"
                 + " lease_owner = null, lease_until = null, next_attempt_at = ? where id = ? and lease_owner = ?",
                 utc(clock.instant()), claimed.id(), claimed.leaseOwner()));
     }
 
-    /**
-     * Every lease of this replica's claims still running (their owner is this replica's id and a claim number), read by
-     * the due index: a claimed row is due at its lease's end.
-     */
+    /** Read by the due index (a claimed row is due at its lease's end). */
     private static final String RELEASE_HELD = "update delivery set lease_owner = null, lease_until = null,"
             + " next_attempt_at = ? where status = 'PENDING' and next_attempt_at > ? and lease_until > ?"
             + " and lease_owner like ?";
 
-    /**
-     * Hands back, in one UPDATE, every delivery this replica holds under a live lease: due now, claimable at once by
-     * any replica. Called on shutdown, once no attempt of this replica is under way. Returns how many.
-     */
+    /** On shutdown, once no attempt is under way: every lease this replica holds, due now for any replica. */
     public int releaseHeld() {
         OffsetDateTime now = utc(clock.instant());
         return LocalTransaction.run(dataSource, "Handing back this replica's leases",
@@ -405,9 +368,4 @@ public class DeliveryStore {
         return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
     }
 
-    /** Plus or minus 20 %, so retries of many deliveries do not arrive together. */
-    private static Duration jitter(Duration d) {
-        double f = 0.8 + ThreadLocalRandom.current().nextDouble() * 0.4;
-        return Duration.ofMillis(Math.max(1, (long) (d.toMillis() * f)));
-    }
 }

@@ -48,20 +48,16 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 
 /**
- * Delivers due hooks, each attempt signed at send time (a fresh {@code signature_timestamp} on every retry). One
- * dispatcher thread claims due deliveries (woken by intake after each commit, and every {@code poll-interval}), up to
- * {@code batch-size} at a time while this replica holds fewer than {@code max-in-flight}: one path for every delivery,
- * whatever the number of intake callers (README, Delivery). Each has a sender thread; at most {@code per-endpoint} of
- * an endpoint's senders send at once, the others wait for their turn, in order.
+ * Delivers due hooks, each attempt signed at send time. One dispatcher thread claims every delivery (one path, whatever
+ * the number of intake callers: README, Delivery); each has a sender thread, waiting its endpoint's turn in order.
  */
 @ApplicationScoped
 public class DeliveryWorker {
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
-    /** A delivery is sent only if its lease outlasts the attempt by this much; otherwise it is given back. */
+    /** A delivery is sent only if its lease outlasts the attempt by this much. */
     public static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
     /** After the grace, how long attempts that were cut off get to notice it before the leases are handed back. */
     private static final Duration CUT_OFF_WAIT = Duration.ofSeconds(2);
-    /** At most one warning this often about deliveries handed back unattempted; it gives the count since the last. */
     static final Duration UNATTEMPTED_WARNING_EVERY = Duration.ofMinutes(1);
 
     private final DeliveryStore store;
@@ -73,18 +69,17 @@ public class DeliveryWorker {
     private final HookPoster poster;
     private final DeliveryTracing tracing;
     private final ExecutorService senders;
-    /** Per account: its turns to send, {@code per-endpoint} of them, handed out in order. */
+    /** Per account: its {@code per-endpoint} turns to send, handed out in order (fair). */
     private final Map<String, Semaphore> endpoints = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
     private final Semaphore signal = new Semaphore(0);
-    /** The database may hold due deliveries that this replica could claim now (see the class comment). */
+    /** The database may hold due deliveries that this replica could claim now. */
     private volatile boolean backlog = true;
     private final GroupCommit<DeliveryStore.Recorded, Void> recorder;
     private volatile boolean running;
-    /** Set by drain() when the grace has ended: attempts still running then are cut off, their outcomes dropped. */
+    /** Set by drain() when the grace has ended: attempts still running are cut off, their outcomes dropped. */
     private volatile boolean cutOff;
     private Thread dispatcher;
-    /** Attempts that ended (and were recorded) after the shutdown began. */
     private final AtomicInteger finishedWhileStopping = new AtomicInteger();
     private final Counter releasedOnShutdown;
     private final Counter unattempted;
@@ -129,12 +124,11 @@ public class DeliveryWorker {
         dispatcher.start();
     }
 
-    /** The longest an attempt can take: the name's lookup (connect-timeout), then one deadline over its addresses. */
+    /** The name's lookup (connect-timeout), then one deadline over its addresses. */
     public static Duration longestAttempt(Duration connect, Duration read) {
         return connect.multipliedBy(2).plus(read);
     }
 
-    /** Whether the longest send, and the margin, still fit in what is left of the claim's lease. */
     private boolean leaseCoversTheSend(DeliveryStore.Claimed c) {
         return clock.instant().plus(longestAttempt(config.delivery().connectTimeout(), config.delivery().readTimeout()))
                 .plus(LEASE_MARGIN).isBefore(c.leaseUntil());
@@ -146,21 +140,17 @@ public class DeliveryWorker {
         return t;
     }
 
-    /** What a graceful stop did: attempts that ended and were recorded, and leases handed back unattempted. */
     public record Drained(int held, int finished, int released) {
     }
 
-    /** On SIGTERM (any orderly stop), once the HTTP requests have ended ({@code quarkus.shutdown.timeout}). */
+    /** On SIGTERM, once the HTTP requests have ended ({@code quarkus.shutdown.timeout}). */
     void onShutdown(@Observes ShutdownEvent event) {
         drain(config.delivery().shutdownGrace());
     }
 
     /**
-     * Stops claiming, lets the attempts under way end for at most {@code grace} (each one's outcome is recorded), cuts
-     * off those still running then, and hands back every lease this replica still holds in one UPDATE: those
-     * deliveries (waiting for their endpoint's turn, or cut off) are due at once for the other replicas instead of
-     * after their lease. A delivery cut off mid-attempt may have reached its receiver: it is sent again, with the same
-     * delivery id. Runs once; later calls return the first result.
+     * Hands back every lease still held in one UPDATE after the grace, so other replicas need not wait for them; one
+     * cut off mid-attempt may have reached its receiver and is sent again, with the same delivery id.
      */
     public synchronized Drained drain(Duration grace) {
         if (drained != null) {
@@ -200,7 +190,7 @@ public class DeliveryWorker {
         return drained;
     }
 
-    /** Closes the HTTP client; hands back what is held first if no shutdown event did (a container stopped early). */
+    /** Hands back what is held first if no shutdown event did (a container stopped early). */
     @PreDestroy
     void stop() {
         if (running) {
@@ -252,11 +242,7 @@ public class DeliveryWorker {
         }
     }
 
-    /**
-     * Sends once it is the endpoint's turn; gives it back if stopping, or if the lease would end first. The attempt
-     * runs with its span current ({@link DeliveryTracing}): its logs carry the trace id, and the account lookup sends
-     * the trace on to management-service.
-     */
+    /** Sends once it is the endpoint's turn; gives it back if stopping, or if the lease would end first. */
     private void send(DeliveryStore.Claimed c) {
         if (c.requestId() != null) {
             MDC.put(RequestIds.MDC_KEY, c.requestId()); // logged, and passed on with the account lookup
@@ -272,7 +258,7 @@ public class DeliveryWorker {
                     Span span = tracing.attempt(c);
                     Outcome o = null;
                     Map<String, String> signatureHeaders = new LinkedHashMap<>();
-                    try (Scope ignored = span.makeCurrent()) {
+                    try (Scope ignored = span.makeCurrent()) { // its logs and the account lookup carry the trace
                         o = attempt(c, signatureHeaders);
                         if (o != null) {
                             LOG.debugf("Delivery %s attempt %d: %s", c.id(), c.attempt(),
@@ -311,11 +297,7 @@ public class DeliveryWorker {
         }
     }
 
-    /**
-     * Counts a claim handed back without an attempt, and warns (at most once per {@link #UNATTEMPTED_WARNING_EVERY},
-     * with the count since the last warning): the deliveries of a receiver slower than its share of the lease are then
-     * claimed and handed back again and again, and never sent.
-     */
+    /** Warns at most once a minute: a receiver slower than its share of the lease would otherwise never be sent to. */
     private void handedBackUnattempted() {
         unattempted.increment();
         unattemptedSinceWarning.incrementAndGet();
@@ -336,10 +318,7 @@ public class DeliveryWorker {
         }
     }
 
-    /**
-     * One attempt; null when interrupted (this replica stops: drain() hands its lease back). Once the request is signed,
-     * {@code signatureHeaders} holds its signature headers, name to value, as they are sent.
-     */
+    /** One attempt; null when interrupted (drain() hands its lease back). Fills in the signature headers it sends. */
     private Outcome attempt(DeliveryStore.Claimed c, Map<String, String> signatureHeaders) {
         Optional<String> webhook;
         long lookupStart = System.nanoTime();
@@ -358,9 +337,7 @@ public class DeliveryWorker {
             return DeliveryTracing.failed("unreadable_payload",
                     Outcome.permanent("stored payload unreadable: not a JSON object"));
         } else if (!leaseCoversTheSend(c)) {
-            // A slow lookup (management-service slow, its retries) ate the lease: sending now could outlast it, and
-            // another replica would send the same hook again. Nothing was sent; the platform's trouble, retried later
-            // with the URL then cached.
+            // A slow lookup ate the lease: sending now could outlast it, and another replica would send it again.
             return DeliveryTracing.failed("account_lookup_slow", Outcome.platformFailed("the account lookup took "
                     + (System.nanoTime() - lookupStart) / 1_000_000 + " ms, which left too little of the lease ("
                     + config.delivery().lease() + ") to send within the attempt's deadline; not sent, retried later"));
@@ -396,7 +373,7 @@ public class DeliveryWorker {
         }
     }
 
-    /** Records an outcome (group commit); once more if that fails; then the lease's end brings it back. */
+    /** Once more if that fails; then the lease's end brings it back. */
     private void record(DeliveryStore.Recorded r) {
         try {
             recorder.submit(r);
@@ -407,10 +384,7 @@ public class DeliveryWorker {
         }
     }
 
-    /**
-     * The hook's body, serialised once (these bytes are signed and sent): the stored payload with
-     * {@code signature_timestamp} added last. Null when the payload is not a JSON object.
-     */
+    /** The bytes signed and sent: the payload with {@code signature_timestamp} last; null if not a JSON object. */
     static byte[] body(ObjectMapper json, String payload, String timestamp) {
         try {
             ObjectNode body = json.readValue(payload, ObjectNode.class);

@@ -41,18 +41,13 @@ import io.vertx.core.net.TrustOptions;
 import io.vertx.core.tracing.TracingPolicy;
 
 /**
- * Sends one hook to an address the SSRF guard checked: {@link #addresses(URI)} resolves the host once and checks every
- * address (crypto-common's {@link OutboundAddresses}, shared with management-service's chain download); {@link #post}
- * connects to those only, in order (the next only when no connection opened), all within one deadline,
- * while {@code Host}, SNI and the certificate check keep the URL's host, so DNS rebinding cannot reach an internal
- * address. That is why this is a Vert.x client of its own, not a Quarkus REST client like the account lookup: a REST
- * client resolves the host again when it connects. Redirects are not followed; the answer's body is dropped (over
- * {@value #MAX_DISCARDED} bytes closes the connection).
+ * Sends one hook only to the addresses the SSRF guard checked, the URL's host kept for Host, SNI and the certificate,
+ * so DNS rebinding cannot reach an internal address: hence a Vert.x client, as a REST client resolves the host again.
  */
 final class HookPoster implements AutoCloseable {
     static final int MAX_DISCARDED = 1024 * 1024;
 
-    /** The hook was not sent, for a reason about the endpoint (its URL, its name, its addresses). */
+    /** Not sent, for a reason about the endpoint (its URL, its name, its addresses). */
     static final class NotSent extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -66,11 +61,7 @@ final class HookPoster implements AutoCloseable {
     private final Duration connectTimeout;
     private final Duration readTimeout;
 
-    /**
-     * {@code trust}: the CAs trusted for HTTPS endpoints; null for the JDK's default trust store. The client takes no
-     * part in tracing: a receiver is outside the platform, so no trace context is sent to it (delivery's own span
-     * covers each attempt).
-     */
+    /** {@code trust} null: the JDK's. No tracing: a receiver is outside the platform, so it gets no trace context. */
     HookPoster(Vertx vertx, OutboundAddresses.Resolver resolver, boolean allowPrivateNetworks, Duration connectTimeout,
             Duration readTimeout, TrustOptions trust, int maxConnectionsPerEndpoint) {
         this.client = vertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
@@ -82,10 +73,7 @@ final class HookPoster implements AutoCloseable {
         this.readTimeout = readTimeout;
     }
 
-    /**
-     * The system's resolver, with the {@code host=address} pairs of {@code hook.delivery.resolve} in front of it; a host
-     * named in several pairs resolves to each of their addresses, in order (as a name with several A records).
-     */
+    /** The system's resolver behind the pairs of {@code hook.delivery.resolve} (a host named twice: both, in order). */
     static OutboundAddresses.Resolver resolver(Optional<List<String>> pairs) {
         Map<String, List<InetAddress>> fixed = new HashMap<>();
         for (String pair : pairs.orElse(List.of())) {
@@ -129,7 +117,6 @@ final class HookPoster implements AutoCloseable {
         }
     }
 
-    /** The addresses a hook to {@code url} may be sent to, after the checks of the class comment. */
     InetAddress[] addresses(URI url) throws NotSent {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
@@ -144,14 +131,7 @@ final class HookPoster implements AutoCloseable {
         }
     }
 
-    /**
-     * POSTs {@code body} to the first of the checked {@code addresses} whose connection opens: the answer's outcome.
-     * One deadline, connect-timeout + read-timeout, covers every address: a name with many black-hole addresses
-     * cannot make an attempt outlive its lease.
-     *
-     * @throws TimeoutException when no answer came within the deadline
-     * @throws IOException when the connection failed (refused at every address, reset, TLS)
-     */
+    /** One deadline covers every address: many black-hole addresses cannot make an attempt outlive its lease. */
     Outcome post(URI url, InetAddress[] addresses, Map<String, String> headers, byte[] body)
             throws TimeoutException, IOException, InterruptedException {
         long deadline = System.nanoTime() + connectTimeout.plus(readTimeout).toNanos();
@@ -173,7 +153,7 @@ final class HookPoster implements AutoCloseable {
         throw refused;
     }
 
-    /** Whether the connection never opened (so nothing was sent and the next address may be tried). */
+    /** The connection never opened: nothing was sent, the next address may be tried. */
     private static boolean notConnected(IOException e) {
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             if (t instanceof java.net.ConnectException || t instanceof io.netty.channel.ConnectTimeoutException) {
@@ -210,7 +190,6 @@ final class HookPoster implements AutoCloseable {
         }
     }
 
-    /** The failure and, when it differs, its root cause: "SSLHandshakeException: ... (CertificateException: ...)". */
     static String describe(Throwable failure) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
@@ -223,8 +202,7 @@ final class HookPoster implements AutoCloseable {
     private static Outcome answer(HttpClientResponse response) {
         AtomicLong dropped = new AtomicLong();
         try {
-            response.exceptionHandler(ignored -> {
-                // the status is what counts; a body cut short changes nothing
+            response.exceptionHandler(ignored -> { // the status is what counts
             });
             response.handler(chunk -> {
                 if (dropped.addAndGet(chunk.length()) > MAX_DISCARDED) {
@@ -245,7 +223,6 @@ final class HookPoster implements AutoCloseable {
         }
     }
 
-    /** The URL's host without the brackets of an IPv6 literal. */
     private static String host(URI url) {
         String host = url.getHost();
         return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;

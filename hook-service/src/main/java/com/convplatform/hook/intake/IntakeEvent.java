@@ -19,11 +19,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
-/**
- * One event at intake (contracts.md), bound strictly ({@link com.convplatform.hook.config.FrameworkSetup}); each
- * constraint's message starts with its stable code. Written as JSON, it is the stored payload: spec 2.2 in its order,
- * without {@code signature_timestamp} (added at each attempt).
- */
+/** One event at intake (contracts.md); written as JSON, it is the stored payload: spec 2.2 in its order. */
 @JsonPropertyOrder({"user_id", "conversation_number", "message_body", "message_id", "sender", "timestamp", "metadata"})
 public record IntakeEvent(
         @JsonProperty(access = Access.WRITE_ONLY) @NotEmpty(message = "MISSING_FIELD: 'account_id' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'account_id' is longer than {max} characters") @Schema(example = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10") String accountId,
@@ -37,20 +33,15 @@ public record IntakeEvent(
         @JsonProperty(access = Access.WRITE_ONLY) @Size(max = 64, message = "INVALID_REQUEST_ID: request_id must be a string of at most {max} characters") @Schema(description = "Batch intake only: logged with this event's deliveries instead of the call's X-Request-Id", example = "upload-req-7") String requestId,
         @JsonProperty(access = Access.WRITE_ONLY) @Schema(type = SchemaType.STRING, description = "Batch intake: the W3C trace context of this event (its upload's), continued by its delivery instead of the call's traceparent header; one that is not a valid traceparent is ignored", example = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01") JsonNode traceparent) {
 
-    /** No metadata, or null: an empty object, as delivered. */
     public IntakeEvent {
         metadata = metadata == null || metadata.isNull() ? JsonNodeFactory.instance.objectNode() : metadata;
     }
 
-    /**
-     * The event's own trace context when it gave a text one (validated where it is used: one that is not a valid
-     * traceparent is ignored, as the W3C recommendation says of a header, never refused).
-     */
+    /** Not validated here: one that is not a valid traceparent is ignored, as W3C says of a header, never refused. */
     public String traceparentText() {
         return traceparent != null && traceparent.isTextual() ? traceparent.asText() : null;
     }
 
-    /** A constraint cannot say "an ISO 8601 instant"; {@link Instant#parse} can. */
     @JsonIgnore
     @AssertTrue(message = "INVALID_TIMESTAMP: timestamp must be an ISO 8601 UTC time such as 2026-11-22T10:00:00.000Z")
     public boolean isTimestampValid() {

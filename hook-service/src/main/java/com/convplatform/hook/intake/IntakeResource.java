@@ -50,10 +50,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
-/**
- * {@code POST /internal/v1/events}: 202 once stored; the same (account_id, message_id) again is 200. {@code POST
- * /internal/v1/events/batch}: up to {@value #MAX_BATCH} events in one call, one result each.
- */
 @Path("/internal/v1/events")
 @Singleton
 @RolesAllowed(Roles.INTERNAL)
@@ -69,7 +65,6 @@ public class IntakeResource {
             + " INVALID_EVENT";
     private static final String EXAMPLE_ID = "019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b";
 
-    /** The answer for one event: its id, and {@code duplicate: true} when it had been accepted before. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Stored(@Schema(example = EXAMPLE_ID) String eventId,
             @Schema(description = "Present (true) when the event had been accepted before") Boolean duplicate) {
@@ -79,7 +74,6 @@ public class IntakeResource {
             @NotNull(message = INVALID_BATCH) @Size(min = 1, max = MAX_BATCH, message = INVALID_BATCH) @Schema(type = SchemaType.ARRAY, implementation = IntakeEvent.class) List<JsonNode> events) {
     }
 
-    /** One event's result in a batch answer: 202 stored, 200 accepted before, 400 refused. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Result(@Schema(enumeration = {
             "202", "200", "400"}) int status,
@@ -101,8 +95,7 @@ public class IntakeResource {
     public IntakeResource(DeliveryStore store, DeliveryWorker worker, ObjectMapper json, Validator validator) {
         this.json = json;
         this.validator = validator;
-        // Events that arrive while a transaction is being written go in the next one together; once it is committed,
-        // the delivery worker claims the new deliveries at once.
+        // Events that arrive while a transaction is being written go in the next one together (group commit).
         this.writer = new GroupCommit<>("hook-intake-writer", 64, events -> {
             List<DeliveryStore.Accepted> stored = store.acceptAll(events);
             worker.wake();
@@ -130,10 +123,7 @@ public class IntakeResource {
         });
     }
 
-    /**
-     * Events as for a single call plus an optional {@code request_id}; the valid ones are stored whatever the others
-     * are. Should storing fail, the call fails (5xx) and may be repeated: what was stored is answered as duplicate.
-     */
+    /** Should storing fail, the call fails (5xx) and may be repeated: what was stored is answered as duplicate. */
     @POST
     @Path("/batch")
     @Operation(summary = "Take in 1 to 100 events; one result each, in order, once the valid ones are stored")
@@ -168,14 +158,14 @@ public class IntakeResource {
         });
     }
 
-    /** A field of the wrong type, or a body that is not a JSON object: refused with the code its constraint gives. */
+    /** A field of the wrong type, or a body that is not a JSON object. */
     @ServerExceptionMapper
     public Response mistyped(MismatchedInputException e, SimpleResourceInfo resource) {
         ApiException refusal = "acceptBatch".equals(resource.getMethodName()) ? coded(INVALID_BATCH) : refusal(e);
         return ErrorMappers.error(400, refusal.code(), refusal.getMessage());
     }
 
-    /** One event of a batch, bound and validated as the single call's body is. */
+    /** One event of a batch, bound and validated as the single call's body is (first violation by path). */
     private IntakeEvent event(JsonNode node) {
         if (node == null || !node.isObject()) {
             throw coded(INVALID_EVENT);
@@ -208,17 +198,12 @@ public class IntakeResource {
         };
     }
 
-    /** A refusal from a message of the form "CODE: sentence". */
     private static ApiException coded(String message) {
         int colon = message.indexOf(": ");
         return new ApiException(400, message.substring(0, colon), message.substring(colon + 2));
     }
 
-    /**
-     * The trace context stored with a batch's event: this call's span when the event belongs to the call's trace (the
-     * event the caller posted the batch under), the event's own traceparent when it belongs to another trace, and this
-     * call's span when it gave none (or one that is not valid).
-     */
+    /** A batch event's own traceparent when valid and of another trace than the call's; else this call's span. */
     static String trace(String eventTraceparent, String callTraceparent) {
         SpanContext event = TraceContexts.spanContext(eventTraceparent);
         if (!event.isValid() || callTraceparent != null
@@ -237,7 +222,7 @@ public class IntakeResource {
         }
     }
 
-    /** Completes once all the events are stored (group commit), on this request's event loop: no thread waits. */
+    /** Completes once all the events are stored, on this request's event loop: no thread waits. */
     private Uni<List<DeliveryStore.Accepted>> whenStored(List<DeliveryStore.Valid> valid) {
         Context context = Vertx.currentContext();
         List<CompletableFuture<DeliveryStore.Accepted>> futures = writer.submitAll(valid);

@@ -50,12 +50,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 
-/**
- * The hook-signing key and chain, and the document receivers verify hooks with (spec 4.3): from PEM files when
- * configured, otherwise a local CA and RSA-2048 certificate for the host of {@code hook.certificate-url}, made on first
- * start under the data directory (receivers trust {@code signing/ca.pem}). Also the {@code hook.local-https.port} seam
- * (README, Configuration): an HTTPS listener on 127.0.0.1 serving only the document.
- */
+/** The hook-signing key and chain (from files, or generated), and the document receivers verify hooks with (4.3). */
 @ApplicationScoped
 @Path(SigningIdentity.PATH)
 @PermitAll
@@ -80,19 +75,13 @@ public class SigningIdentity {
     public SigningIdentity(HookConfig config, Clock clock, MeterRegistry metrics) {
         this.config = config;
         this.clock = clock;
-        String chainPem;
-        if (config.signingKeyFile().isPresent()) {
-            key = Pem.parsePrivateKey(PemFiles.read(Paths.get(config.signingKeyFile().get())));
-            chainPem = PemFiles.read(Paths.get(config.signingChainFile().orElseThrow(() -> new IllegalStateException(
-                    "hook.signing.key-file is set but hook.signing.chain-file is not"))));
-        } else {
-            java.nio.file.Path dir = Paths.get(config.dataDir(), "signing");
-            if (!Files.exists(dir.resolve("key.pem"))) {
-                generate(dir);
-            }
-            key = Pem.parsePrivateKey(PemFiles.read(dir.resolve("key.pem")));
-            chainPem = PemFiles.read(dir.resolve("chain.pem"));
+        java.nio.file.Path dir = Paths.get(config.dataDir(), "signing"); // unless both files are set (HookConfigChecks)
+        if (config.signingKeyFile().isEmpty() && !Files.exists(dir.resolve("key.pem"))) {
+            generate(dir);
         }
+        key = Pem.parsePrivateKey(
+                PemFiles.read(config.signingKeyFile().map(Paths::get).orElse(dir.resolve("key.pem"))));
+        String chainPem = PemFiles.read(config.signingChainFile().map(Paths::get).orElse(dir.resolve("chain.pem")));
         try {
             List<X509Certificate> chain = Pem.parseCertificates(chainPem);
             document = new CertificateDocument(Pem.toPem(chain), chain.get(0).getNotAfter().toInstant(), HexFormat.of()
