@@ -71,7 +71,7 @@ public class OutboxWatch {
     }
 
     @Scheduled(every = "${upload.outbox.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void check() {
+    synchronized void check() {
         Instant now = clock.instant();
         Oldest oldest;
         try {
@@ -85,6 +85,7 @@ public class OutboxWatch {
             if (stuck) {
                 LOG.infof("The outbox moves again: %d events, the oldest waiting for %s", oldest.count(), age);
                 stuck = false;
+                lastWarning = null; // the next time it stops is news at once, however soon
             }
             return;
         }
