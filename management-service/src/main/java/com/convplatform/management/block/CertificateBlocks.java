@@ -111,7 +111,7 @@ public class CertificateBlocks {
     }
 
     /** Reads the blocks and the purges recorded since the last read (through any replica). */
-    @Scheduled(every = "${management.blocks.refresh}", delayed = "${management.blocks.refresh}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${management.blocks.refresh}", delayed = "${management.blocks.refresh}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     synchronized void refresh() {
         try {
             QuarkusTransaction.requiringNew().run(() -> {
