@@ -1,6 +1,7 @@
 package com.convplatform.support;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
 import javax.sql.DataSource;
@@ -39,5 +40,13 @@ public final class LocalTransaction {
         } catch (SQLException e) {
             throw new IllegalStateException(what + " failed", e);
         }
+    }
+
+    /** Sets the statement's parameters to {@code values}, in order (setObject: both databases take every type used). */
+    public static PreparedStatement bind(PreparedStatement s, Object... values) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            s.setObject(i + 1, values[i]);
+        }
+        return s;
     }
 }

@@ -1,5 +1,7 @@
 package com.convplatform.hook.delivery;
 
+import static com.convplatform.support.LocalTransaction.bind;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -355,13 +357,6 @@ public class DeliveryStore {
         try (PreparedStatement s = c.prepareStatement(sql)) {
             return bind(s, values).executeUpdate();
         }
-    }
-
-    private static PreparedStatement bind(PreparedStatement s, Object... values) throws SQLException {
-        for (int i = 0; i < values.length; i++) {
-            s.setObject(i + 1, values[i]);
-        }
-        return s;
     }
 
     private static OffsetDateTime utc(Instant t) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
@@ -232,7 +231,8 @@ public class UploadService {
                     PreparedStatement outbox = c.prepareStatement(INSERT_OUTBOX)) {
                 for (ToRecord u : uploads) {
                     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-                    set(message, u.caller().accountId(), u.caller().clientId(), u.businessId(), u.authId(), u.type(),
+                    LocalTransaction.bind(message, u.caller().accountId(), u.caller().clientId(), u.businessId(),
+                            u.authId(), u.type(),
                             u.body(), u.fileId(), u.name(), u.contentType(), u.size(), utc(now));
                     message.executeUpdate();
                     long messageId;
@@ -245,7 +245,7 @@ public class UploadService {
                     String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
                     OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
                             event(u, messageId, now, fileUrl), u.traceparent(), now, 1);
-                    set(outbox, event.id(), messageId, event.event().toString(), u.requestId(),
+                    LocalTransaction.bind(outbox, event.id(), messageId, event.event().toString(), u.requestId(),
                             utc(now.plus(OutboxSender.LEASE)), handOff.ownClaim(), u.traceparent(), utc(now));
                     outbox.addBatch();
                     out.add(new Recorded(new Logged(messageId, u.body(), CREATED_AT.format(now), u.type(), fileUrl),
@@ -255,12 +255,6 @@ public class UploadService {
             }
             return out;
         });
-    }
-
-    private static void set(PreparedStatement statement, Object... values) throws SQLException {
-        for (int i = 0; i < values.length; i++) {
-            statement.setObject(i + 1, values[i]);
-        }
     }
 
     private static OffsetDateTime utc(Instant instant) {
