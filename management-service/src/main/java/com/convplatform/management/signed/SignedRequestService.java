@@ -67,7 +67,7 @@ public class SignedRequestService {
         if (!accounts.isClientOf(v.account.id(), clientId)) {
             throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + abbreviate(clientId)
                     + " does not belong to the account of " + v.account.fqdn()
-                    + "; list the account's clients with the client enumeration operation", 0);
+                    + "; list the account's clients with the client enumeration operation");
         }
         TokenResponse token = tokens.issue(clientId, v.account.id(), v.account.businessId());
         tokensIssued.increment();
@@ -85,7 +85,7 @@ public class SignedRequestService {
     private Verified verify(byte[] in, Headers h, String source, boolean needsClient) {
         limits.checkSource(source);
         if (h.contentType() == null || !h.contentType().toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json", 0);
+            throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json");
         }
         byte[] body = in == null ? new byte[0] : in;
         if (body.length > MAX_BODY) {
@@ -97,27 +97,27 @@ public class SignedRequestService {
             json = STRICT.readTree(body);
         } catch (JsonProcessingException e) {
             throw refuse(400, "MALFORMED_JSON", "The body is not one valid JSON object (duplicate keys and data after"
-                    + " it are refused too): " + e.getOriginalMessage(), 0);
+                    + " it are refused too): " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON", 0);
+            throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON");
         }
         if (json == null || !json.isObject()) {
-            throw refuse(400, "MALFORMED_JSON", "The body must be one JSON object", 0);
+            throw refuse(400, "MALFORMED_JSON", "The body must be one JSON object");
         }
         for (String field : needsClient ? List.of("client_id", "fqdn", "timestamp") : List.of("fqdn", "timestamp")) {
             if (!json.hasNonNull(field) || !json.get(field).isTextual() || json.get(field).asText().isEmpty()) {
-                throw refuse(400, "MISSING_FIELD", "The body needs the string field '" + field + "'", 0);
+                throw refuse(400, "MISSING_FIELD", "The body needs the string field '" + field + "'");
             }
         }
         String fqdn = json.get("fqdn").asText();
         AccountService.Signer account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
-                "No account is registered for the FQDN '" + abbreviate(fqdn) + "'", 0));
+                "No account is registered for the FQDN '" + abbreviate(fqdn) + "'"));
         limits.checkAccount(account.fqdn());
         // The account's policy, before any certificate work: a request it will refuse costs no chain download.
         if (h.signature256() == null && accounts.requiresSha256(account.id())) {
             throw refuse(400, "SIGNATURE_256_REQUIRED", "The account of " + account.fqdn() + " requires SHA-256"
                     + " signatures: send " + ManagementHeaders.SIGNATURE_256 + " (SHA256withRSA or SHA256withECDSA over"
-                    + " the exact body bytes, Base64), with or without " + ManagementHeaders.SIGNATURE, 0);
+                    + " the exact body bytes, Base64), with or without " + ManagementHeaders.SIGNATURE);
         }
         var request = new ManagementRequestVerifier.Request(body, account.fqdn(), json.get("timestamp").asText(),
                 h.signature(), h.certChainUrl(), h.certUuid(), h.signature256());
@@ -137,6 +137,10 @@ public class SignedRequestService {
             verification.stop(verificationTimer);
         }
         return new Verified(account, json);
+    }
+
+    private ApiException refuse(int status, String code, String message) {
+        return refuse(status, code, message, 0);
     }
 
     private ApiException refuse(int status, String code, String message, int retryAfterSeconds) {
