@@ -13,18 +13,26 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
 
 /**
- * Refuses a body whose declared length is over {@code quarkus.http.limits.max-body-size} with the {@link ApiError}
- * body, just before Quarkus's own check (which answers the same 413 with an empty body). The connection is closed
- * after the answer, as Quarkus does, since the body is not read. {@code platform.http.body-too-large-code} names the
- * code (upload-service: {@code FILE_TOO_LARGE}).
+ * Refuses a body over {@code quarkus.http.limits.max-body-size} with the {@link ApiError} body, where Quarkus's own
+ * check answers the same 413 with an empty body: a declared length over it before the body is read, and a chunked
+ * body (no length declared) once it passes it, read by Vert.x Web's {@code BodyHandler}, whose body Quarkus REST then
+ * takes as it is, once the request's credentials have been checked (a request without any is read, as the signed API's
+ * are anyway, and refused where a role is needed). The connection is closed after the answer, as Quarkus does, since the rest of the body is not read.
+ * A multipart body is left to its endpoint's own reader (upload-service's {@code UploadBody}).
+ * {@code platform.http.body-too-large-code} names the code (upload-service: {@code FILE_TOO_LARGE}).
  */
 @ApplicationScoped
 public class BodyLimit {
+    private static final String READING = "platform.body-limit.reading";
     private final Optional<MemorySize> limit;
     private final byte[] refusal;
 
@@ -37,17 +45,45 @@ public class BodyLimit {
     }
 
     void install(@Observes Router router) {
-        limit.ifPresent(max -> router.route().order(RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1)
-                .handler(ctx -> check(ctx, max.asLongValue())));
+        limit.ifPresent(max -> {
+            BodyHandler chunked = BodyHandler.create(false).setBodyLimit(max.asLongValue());
+            router.route().order(RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1)
+                    .handler(ctx -> check(ctx, max.asLongValue(), chunked)).failureHandler(ctx -> {
+                        if (ctx.get(READING) == null) {
+                            ctx.next(); // another route's failure
+                        } else if (!ctx.response().ended()) {
+                            refuse(ctx); // the body passed the limit
+                        } // else answered already: the rest of the body fails as the connection closes
+                    });
+        });
     }
 
-    private void check(RoutingContext ctx, long max) {
+    private void check(RoutingContext ctx, long max, BodyHandler chunked) {
         String declared = ctx.request().getHeader(HttpHeaderNames.CONTENT_LENGTH);
-        if (declared == null || !declared.chars().allMatch(Character::isDigit)
+        if (declared == null) {
+            String type = ctx.request().getHeader(HttpHeaderNames.CONTENT_TYPE);
+            if (ctx.request().headers().contains(HttpHeaderNames.TRANSFER_ENCODING)
+                    && (type == null || !type.regionMatches(true, 0, "multipart/", 0, 10))) {
+                // credentials first: a refused key is answered 401 by Quarkus REST, the body unread
+                Context context = Vertx.currentContext();
+                QuarkusHttpUser.getSecurityIdentity(ctx, null).subscribe().with(
+                        identity -> context.runOnContext(v -> {
+                            ctx.put(READING, true);
+                            chunked.handle(ctx);
+                        }),
+                        refused -> context.runOnContext(v -> ctx.next()));
+            } else {
+                ctx.next();
+            }
+        } else if (!declared.chars().allMatch(Character::isDigit)
                 || declared.length() < 19 && Long.parseLong(declared) <= max) {
-            ctx.next(); // no length, or one Vert.x refuses itself, or within the limit
-            return;
+            ctx.next(); // one Vert.x refuses itself, or within the limit
+        } else {
+            refuse(ctx);
         }
+    }
+
+    private void refuse(RoutingContext ctx) {
         ctx.response().setStatusCode(413).putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
                 .putHeader(HttpHeaderNames.CONNECTION, "close")
                 .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)))

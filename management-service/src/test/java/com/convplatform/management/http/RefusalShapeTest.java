@@ -102,6 +102,48 @@ class RefusalShapeTest {
         }
     }
 
+    /** Chunked, so no length is declared: refused once the body passes 256 KiB, with the error body. */
+    @Test
+    void aChunkedBodyOverTheLimitIsRefusedWithTheErrorBody() throws IOException {
+        try (Socket s = new Socket(base.getHost(), base.getPort())) {
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /admin/v1/accounts HTTP/1.1\r\nHost: localhost\r\nAuthorization: " + OPERATOR
+                    + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            byte[] chunk = new byte[64 * 1024];
+            java.util.Arrays.fill(chunk, (byte) ' ');
+            try {
+                for (int i = 0; i < 5; i++) {
+                    out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.write(chunk);
+                    out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                }
+                out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+            } catch (IOException closedWhileSending) {
+                // the service may close once it has answered; the answer is still there to read
+            }
+            String answer = new String(readAll(s.getInputStream()), StandardCharsets.UTF_8);
+            org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+            JsonNode body = new ObjectMapper().readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+            org.junit.jupiter.api.Assertions.assertEquals("BODY_TOO_LARGE", body.get("error_code").asText());
+        }
+    }
+
+    /** A body of unknown length (an InputStream) goes chunked: taken within the limit, refused 401 for a bad key. */
+    @Test
+    void aChunkedBodyWithinTheLimitIsTakenAndABadKeyIsStillRefused() {
+        String fqdn = "chunked-" + System.nanoTime() + ".example.com";
+        byte[] json = ("{\"name\":\"Chunked\",\"fqdn\":\"" + fqdn + "\",\"business_id\":\""
+                + System.nanoTime() % 1_000_000
+                + "\",\"webhook_url\":\"https://" + fqdn + "/hooks\"}").getBytes(StandardCharsets.UTF_8);
+        given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
+                .body(new java.io.ByteArrayInputStream(json)).post("/admin/v1/accounts").then().statusCode(201)
+                .body("fqdn", equalTo(fqdn));
+        refused(given().header("Authorization", "Bearer wrong").contentType(ContentType.JSON)
+                .body(new java.io.ByteArrayInputStream(json)).post("/admin/v1/accounts").then(), 401, "UNAUTHORIZED");
+    }
+
     @Test
     void theOpenApiDocumentDeclaresTheBearerSchemeTheStatusesAndTheErrorBody() {
         given().accept(ContentType.JSON).get("/q/openapi").then().statusCode(200)
