@@ -17,7 +17,12 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import io.quarkus.cache.CacheResult;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
-/** Webhook URLs from management-service: retried (the GET is idempotent); a breaker, so outages cost no time-outs. */
+/**
+ * Webhook URLs from management-service: a failure (no answer in time, a 5xx) is retried (the GET is idempotent); a
+ * refusal (another 4xx than 404: the internal key is wrong or missing) is not, as asking again gets the same answer. A
+ * breaker, so outages cost no time-outs; a refusal does not open it (management-service answered, and the attempt's
+ * error should name the refusal, not the breaker). Time-outs: quarkus.rest-client.management.*.
+ */
 @ApplicationScoped
 public class AccountDirectory {
     @Path("/internal/v1/accounts")
@@ -39,17 +44,28 @@ public class AccountDirectory {
 
     /** Empty when the account does not exist; throws when the lookup failed. */
     @CacheResult(cacheName = "accounts")
-    @Retry(maxRetries = 2, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS)
+    @Retry(maxRetries = 2, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS, abortOn = Refused.class)
     @ExponentialBackoff
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, skipOn = Refused.class)
     public Optional<String> webhookUrl(String accountId) {
         try {
             return Optional.ofNullable(client.account(accountId).webhookUrl());
         } catch (WebApplicationException e) {
-            if (e.getResponse().getStatus() == 404) {
+            int status = e.getResponse().getStatus();
+            if (status == 404) {
                 return Optional.empty(); // a success for the breaker: management-service answered
+            } else if (status >= 400 && status < 500) {
+                throw new Refused("management-service refused the lookup with " + status
+                        + "; check hook.management.internal-api-key against its internal key");
             }
             throw e;
+        }
+    }
+
+    /** management-service's refusal of the lookup itself. */
+    static class Refused extends RuntimeException {
+        Refused(String message) {
+            super(message);
         }
     }
 }

@@ -205,4 +205,21 @@ class ManagementOutageTest {
                     .statusCode(200).body("consecutive_failures", equalTo(0));
         }
     }
+
+    /**
+     * A refusal (here 401: a wrong internal key) is not asked again at once and does not open the breaker; the
+     * attempt's error names it, and the next attempt asks again.
+     */
+    @Test
+    @Order(4)
+    void aRefusedLookupIsNotRetriedAtOnce() {
+        String account = account();
+        lookupAnswers(account, new Answer(401, 0, null), new Answer(200, 0, null));
+        intake(event(account, 1), 202);
+        HookPlatformResource.Received hook = awaitHooks(account, 1).get(0);
+        assertEquals("2", hook.header("X-Hook-Attempt"), "the first attempt's lookup was refused");
+        assertEquals(2, lookups(account), "the refused lookup was asked again at once");
+        assertTrue(attempts(account).getString("[0].error").contains("refused the lookup with 401"),
+                attempts(account).prettify());
+    }
 }
