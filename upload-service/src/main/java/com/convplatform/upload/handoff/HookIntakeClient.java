@@ -19,6 +19,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
@@ -31,13 +32,14 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
 /**
  * hook-service's intake. A failure (no answer, a 5xx) is retried: the intake accepts each (account_id, message_id)
- * once, so a repeated post never makes a second hook. A refusal (4xx) is an answer, not a failure.
+ * once, so a repeated post never makes a second hook. A refusal (4xx) is an answer, not a failure. The 12 s bound on
+ * a call (a slow connect then a slow answer) is a failure like the client's own time-outs.
  */
 @ApplicationScoped
 @Timeout(value = 12, unit = ChronoUnit.SECONDS)
-@Retry(maxRetries = 2, delay = 250, retryOn = IOException.class)
+@Retry(maxRetries = 2, delay = 250, retryOn = {IOException.class, TimeoutException.class})
 @ExponentialBackoff
-@CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = IOException.class)
+@CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = {IOException.class, TimeoutException.class})
 public class HookIntakeClient {
     /** Answers are read here ({@code disable-default-mapper}): a 404 (no batch intake) and a refusal are no failure. */
     @RegisterRestClient(configKey = "hook-intake")

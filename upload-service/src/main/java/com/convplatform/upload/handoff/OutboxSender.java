@@ -361,10 +361,11 @@ public class OutboxSender {
     private ObjectNode event(String payload, String requestId) {
         ObjectNode event = json.createObjectNode();
         try {
-            if (requestId != null && !payload.startsWith("{\"request_id\":")) {
+            ObjectNode stored = (ObjectNode) json.readTree(payload);
+            if (requestId != null && !stored.has("request_id")) {
                 event.put("request_id", requestId);
             }
-            return event.setAll((ObjectNode) json.readTree(payload));
+            return event.setAll(stored);
         } catch (IOException | ClassCastException e) {
             return event.put("damaged_payload", payload);
         }
