@@ -53,7 +53,9 @@ public class AdminResource {
     private static final String EXAMPLE_ACCOUNT = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10";
     private static final int DISABLED_LISTED = 100;
 
-    public record DeliveryView(String deliveryId, String eventId, String accountId,
+    public record DeliveryView(@Schema(example = "0193a5b2c4d6e8f0a1b2c3d4e5f60718") String deliveryId,
+            @Schema(example = "0193a5b2c4d6e8f0112233445566778") String eventId,
+            @Schema(example = EXAMPLE_ACCOUNT) String accountId,
             @Schema(enumeration = {
                     "PENDING", "DELIVERED", "DEAD"}) String status,
             int attempts, Instant nextAttemptAt,
@@ -82,17 +84,18 @@ public class AdminResource {
                     + " the account lookup failed, the address was refused)", example = EXAMPLE_SIGNATURE_HEADERS) Map<String, String> signatureHeaders) {
     }
 
-    public record EndpointView(String accountId, boolean enabled, int consecutiveFailures, Instant failingSince,
+    public record EndpointView(@Schema(example = EXAMPLE_ACCOUNT) String accountId, boolean enabled,
+            int consecutiveFailures, Instant failingSince,
             Instant lastFailureAt, Instant disabledAt, @Schema(enumeration = {
                     "rule", "operator"}) String disabledBy,
-            String disabledReason, long heldDeliveries){
+            @Schema(example = "receiver under maintenance") String disabledReason, long heldDeliveries){
     }
 
     public record DisableRequest(
             @Size(max = 500, message = "INVALID_REASON: reason is at most 500 characters") @Schema(example = "receiver under maintenance") String reason) {
     }
 
-    public record Replayed(String accountId, int requeued) {
+    public record Replayed(@Schema(example = EXAMPLE_ACCOUNT) String accountId, @Schema(example = "12") int requeued) {
     }
 
     public record Summary(Instant at,

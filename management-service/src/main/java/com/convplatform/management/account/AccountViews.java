@@ -85,14 +85,18 @@ public final class AccountViews {
         }
     }
 
-    public record ClientView(String clientId, String name, Instant createdAt) {
+    public record ClientView(@Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
+            @Schema(example = "support-bot") String name, @Schema(example = "2026-11-25T10:00:00Z") Instant createdAt) {
         static ClientView of(Client c) {
             return new ClientView(c.id, c.name, c.createdAt);
         }
     }
 
-    public record CertificateView(String certificateUuid, String sha256Fingerprint, Instant notAfter,
-            Instant createdAt, Instant revokedAt) {
+    public record CertificateView(@Schema(example = "0c5b8e4a-7d21-4f3a-b9e6-5a1d2c3b4e5f") String certificateUuid,
+            @Schema(example = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08") String sha256Fingerprint,
+            @Schema(example = "2027-11-25T10:00:00Z") Instant notAfter,
+            @Schema(example = "2026-11-25T10:00:00Z") Instant createdAt,
+            @Schema(description = "None while the certificate is in use") Instant revokedAt) {
         static CertificateView of(RegisteredCertificate c) {
             return new CertificateView(c.id, c.sha256Fingerprint, c.notAfter, c.createdAt, c.revokedAt);
         }

@@ -1,7 +1,6 @@
 package com.convplatform.management.admin;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -188,10 +187,14 @@ public class AdminResource {
     @POST
     @Path("/jwt/rotate")
     @Operation(summary = "Start signing tokens with a new key; the old one stays in the JWKS until the next rotation")
-    @APIResponse(responseCode = "200", description = "The new key id: {\"kid\": \"...\"}")
+    @APIResponse(responseCode = "200", description = "The new key's id")
     @APIResponse(responseCode = "409", description = "KEY_FROM_FILE: the key comes from management.jwt.key-file")
-    public Map<String, String> rotate() {
-        return Map.of("kid", tokens.rotate());
+    public RotatedKey rotate() {
+        return new RotatedKey(tokens.rotate());
+    }
+
+    public record RotatedKey(
+            @Schema(example = "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs", description = "The key's JWK thumbprint (RFC 7638)") String kid) {
     }
 
     @GET

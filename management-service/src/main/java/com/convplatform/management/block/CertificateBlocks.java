@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.jboss.logging.Logger;
 
 import com.convplatform.crypto.chain.ValidatedChain;
@@ -29,7 +30,10 @@ import io.quarkus.scheduler.Scheduled;
 public class CertificateBlocks {
     private static final Logger LOG = Logger.getLogger(CertificateBlocks.class);
 
-    public record Block(String sha256Fingerprint, String reason, Instant blockedAt) {
+    public record Block(
+            @Schema(example = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08") String sha256Fingerprint,
+            @Schema(example = "private key leaked") String reason,
+            @Schema(example = "2026-11-25T10:00:00Z") Instant blockedAt) {
         static Block of(BlockedCertificate b) {
             return new Block(b.sha256Fingerprint, b.reason, b.blockedAt);
         }

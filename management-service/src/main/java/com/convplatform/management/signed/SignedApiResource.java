@@ -67,6 +67,13 @@ public class SignedApiResource {
     private static final String CERT_UUID = "Self-signed certificates: the certificate_uuid the operator API gave"
             + " when the certificate was registered. Send this or SignatureCertChainUrl, never both";
 
+    /**
+     * A SHA1withECDSA signature's form (DER, Base64); sign your own body with platform-cli's sign command. Only the
+     * chain URL of the two certificate headers has an example, so that Swagger UI's form sends one of them.
+     */
+    private static final String EXAMPLE_SIGNATURE = "MEUCIQD9ovmuEB3SR6CEbgzJDcUnpTMvRkDP9McVSMrdcrirDQIgGfquKzaPa+Jbl6ExDMXh"
+            + "0AMz7JDtqonyuoqpZGtqDAY=";
+
     /** The signed bodies, for the documentation only (the bytes are read as sent). */
     record TokenRequest(@Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
             @Schema(example = "client.example.com") String fqdn,
@@ -78,8 +85,8 @@ public class SignedApiResource {
     }
 
     public record Headers(@HeaderParam("Content-Type") String contentType,
-            @Parameter(description = SIGNATURE) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
-            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String certChainUrl,
+            @Parameter(description = SIGNATURE, example = EXAMPLE_SIGNATURE) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
+            @Parameter(description = CHAIN_URL, example = "https://client.example.com/client.api/chain.pem") @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String certChainUrl,
             @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid,
             @Parameter(description = SIGNATURE_256) @HeaderParam(ManagementHeaders.SIGNATURE_256) String signature256) {
     }

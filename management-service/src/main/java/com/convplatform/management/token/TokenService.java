@@ -34,6 +34,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.bouncycastle.jce.ECNamedCurveTable;
 import org.bouncycastle.jce.spec.ECNamedCurveParameterSpec;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.jose4j.jca.ProviderContext;
 import org.jose4j.jwk.EllipticCurveJsonWebKey;
 import org.jose4j.jwk.JsonWebKey.OutputControlLevel;
@@ -69,7 +70,19 @@ public class TokenService {
         PROVIDERS.getSuppliedKeyProviderContext().setSignatureProvider(ES256_PROVIDER.getName());
     }
 
-    public record TokenResponse(String accessToken, String tokenType, long expiresIn, String clientId) {
+    /** An issued token's shape (its claims decode; the signature is random) for the OpenAPI example. */
+    static final String EXAMPLE_TOKEN = "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6Ik56YkxzWGg4dURDY2QtNk1Od1hGNFdfN25vV1hGWkFmSGt4WnNSR0M5"
+            + "WHMifQ.eyJpc3MiOiJwbGF0Zm9ybS1tYW5hZ2VtZW50IiwiYXVkIjoicGxhdGZvcm0tYXBpIiwic3ViIjoiNmYxYzhhNTItM2IwZ"
+            + "S00ZDdhLTlhNTctMWYwZTJiN2M5ZDEwIiwiY2xpZW50X2lkIjoiNmYxYzhhNTItM2IwZS00ZDdhLTlhNTctMWYwZTJiN2M5ZDEwI"
+            + "iwiYWNjb3VudF9pZCI6IjBiN2M2ZjFlLTNhNTItNGQwZS05YTdlLTJmMWM5ZDRlOGExMCIsImJ1c2luZXNzX2lkIjoiNDcxMSIsI"
+            + "mlhdCI6MTc5NTYwMDgwMCwiZXhwIjoxNzk1NjA0NDAwLCJqdGkiOiIzZDlhNmMxZS01MmYwLTRiN2UtOGMyYS05ZTFmMGQzYjZhN"
+            + "DcifQ.hcGl-gDjvgUPVimC6iG-8W6ULMvZVAvtE9iF8oWnvpKwQ1Ew5CGl8sOwTviGu9WgKGkWLJE2LYmbsDoG8MN44A";
+
+    public record TokenResponse(
+            @Schema(description = "An ES256 JWT; send it as 'Authorization: Bearer' with the client-id header", example = EXAMPLE_TOKEN) String accessToken,
+            @Schema(example = "Bearer") String tokenType,
+            @Schema(description = "Seconds", example = "3600") long expiresIn,
+            @Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId) {
     }
 
     private record SigningKey(String kid, PrivateKey privateKey, ECPublicKey publicKey) {

@@ -158,7 +158,15 @@ class RefusalShapeTest {
                 .body("paths.'/platform/management/token/issue'.post.parameters.name", org.hamcrest.Matchers
                         .hasItems("Signature", "SignatureCertChainUrl", "SignatureCertUUID"))
                 .body("paths.'/platform/management/token/issue'.post.responses.'400'.description",
-                        containsString("SIGNATURE_MISMATCH"));
+                        containsString("SIGNATURE_MISMATCH"))
+                // real values in Swagger UI's examples, and only one of the two certificate headers filled in
+                .body("components.schemas.TokenResponse.properties.access_token.examples[0]", startsWith("eyJ"))
+                .body("paths.'/platform/management/token/issue'.post.parameters.find { it.name == 'SignatureCertChainUrl' }"
+                        + ".example", startsWith("https://"))
+                .body("paths.'/platform/management/token/issue'.post.parameters.find { it.name == 'SignatureCertUUID' }"
+                        + ".example", org.hamcrest.Matchers.nullValue())
+                .body("paths.'/admin/v1/jwt/rotate'.post.responses.'200'.content.'application/json'.schema.$ref",
+                        equalTo("#/components/schemas/RotatedKey"));
     }
 
     private static byte[] readAll(InputStream in) throws IOException {
