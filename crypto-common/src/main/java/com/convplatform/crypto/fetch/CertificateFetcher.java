@@ -36,7 +36,11 @@ import com.convplatform.crypto.url.CertificateUrl;
  * verification, a connect time-out, one overall deadline from the lookup to the last byte, a byte limit enforced while
  * reading, status 200 only, and redirects never followed. Failures are said in plain words, never with an exception's
  * text (which can describe the inside of a network). Small on purpose: every byte it accepts is under our
- * control, and the {@link HostOverrides} seam can point a host at a test server without weakening TLS.
+ * control, and the {@link HostOverrides} seam can point a host at a test server without weakening TLS. Not a REST
+ * client nor the JDK's HttpClient: neither connects to an address resolved and checked beforehand while verifying
+ * the certificate against the URL's host name (a client that resolves again can be pointed at a private address
+ * between the check and the connect), nor stops reading at a byte limit with one deadline for the whole download;
+ * and this library is plain Java, used by the CLI and the integrators' kits too.
  */
 public final class CertificateFetcher {
     /** Default limit for a downloaded document: 64 KiB. */
