@@ -39,7 +39,8 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
 @Timeout(value = 12, unit = ChronoUnit.SECONDS)
 @Retry(maxRetries = 2, delay = 250, retryOn = {IOException.class, TimeoutException.class})
 @ExponentialBackoff
-@CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = {IOException.class, TimeoutException.class})
+@CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = {
+        IOException.class, TimeoutException.class})
 public class HookIntakeClient {
     /** Answers are read here ({@code disable-default-mapper}): a 404 (no batch intake) and a refusal are no failure. */
     @RegisterRestClient(configKey = "hook-intake")
