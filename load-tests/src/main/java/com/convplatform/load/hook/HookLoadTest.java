@@ -33,7 +33,10 @@ import com.convplatform.crypto.sig.SignatureAlgorithm;
 import com.convplatform.crypto.testing.Http1Connection;
 import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.crypto.testing.LoadMeasure;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -340,12 +343,33 @@ public final class HookLoadTest {
         return refused == 0;
     }
 
-    private static String event(int accounts, long id) {
-        return "{\"account_id\":\"load-" + (id % accounts) + "\",\"user_id\":\"u" + (id % 1000)
-                + "\",\"conversation_number\":" + (id % 97) + ",\"message_body\":\"{\\\"text\\\":\\\"load test message "
-                + id + "\\\",\\\"type\\\":\\\"TEXT\\\"}\",\"message_id\":" + id
-                + ",\"sender\":\"user\",\"timestamp\":\""
-                + Instant.now() + "\",\"metadata\":{\"channel\":\"load\"}}";
+    /** The metadata every event carries (shared by the events' trees, which are only written, never changed). */
+    private static final ObjectNode METADATA = JSON.createObjectNode().put("channel", "load");
+
+    /**
+     * Event {@code id} as intake takes it; message_body is a JSON text in a string, as chat messages arrive. A few
+     * small nodes per event: cheap next to the call that sends it.
+     */
+    private static ObjectNode event(int accounts, long id) {
+        ObjectNode event = JSON.createObjectNode();
+        event.put("account_id", "load-" + (id % accounts));
+        event.put("user_id", "u" + (id % 1000));
+        event.put("conversation_number", id % 97);
+        event.put("message_body",
+                JSON.createObjectNode().put("text", "load test message " + id).put("type", "TEXT").toString());
+        event.put("message_id", id);
+        event.put("sender", "user");
+        event.put("timestamp", Instant.now().toString());
+        event.set("metadata", METADATA);
+        return event;
+    }
+
+    private static byte[] bytes(ObjectNode body) {
+        try {
+            return JSON.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** One event to intake over the worker's keep-alive connection (a cheap client: it shares the cores); 1 if refused. */
@@ -353,7 +377,7 @@ public final class HookLoadTest {
         try {
             return intake.post("/internal/v1/events",
                     Map.of("Authorization", "Bearer " + key, "Content-Type", "application/json"),
-                    event(accounts, id).getBytes(StandardCharsets.UTF_8)).status() == 202 ? 0 : 1;
+                    bytes(event(accounts, id))).status() == 202 ? 0 : 1;
         } catch (IOException e) {
             return 1;
         }
@@ -361,15 +385,15 @@ public final class HookLoadTest {
 
     /** {@code batch} events in one batch intake call; the number not accepted (all when the call failed). */
     private int sendBatch(Http1Connection intake, String key, int accounts, long first) {
-        StringBuilder body = new StringBuilder("{\"events\":[");
+        ObjectNode body = JSON.createObjectNode();
+        ArrayNode events = body.putArray("events");
         for (long id = first; id < first + batch; id++) {
-            body.append(id == first ? "" : ",").append(event(accounts, id));
+            events.add(event(accounts, id));
         }
-        body.append("]}");
         try {
             Http1Connection.Response r = intake.post("/internal/v1/events/batch",
                     Map.of("Authorization", "Bearer " + key, "Content-Type", "application/json"),
-                    body.toString().getBytes(StandardCharsets.UTF_8));
+                    bytes(body));
             if (r.status() != 200) {
                 return batch;
             }
@@ -388,9 +412,8 @@ public final class HookLoadTest {
         s.setExecutor(pool);
         s.createContext("/internal/v1/accounts/", ex -> {
             String id = ex.getRequestURI().getPath().substring("/internal/v1/accounts/".length());
-            JsonExchanges.respond(ex, 200,
-                    "{\"account_id\":\"" + id + "\",\"webhook_url\":\"http://127.0.0.1:" + receiverPort
-                            + "/hooks/" + id + "\"}");
+            JsonExchanges.respond(ex, 200, JSON.createObjectNode().put("account_id", id)
+                    .put("webhook_url", "http://127.0.0.1:" + receiverPort + "/hooks/" + id).toString());
         });
         s.createContext("/hooks/", this::hook);
         s.start();

@@ -85,9 +85,10 @@ public final class ManagementLoadTest {
                 base, workers, warmup, seconds, rsa ? "RSA-2048" : "EC P-256");
         String clientsUrl = base + "/platform/management/clients/";
         String tokenUrl = base + "/platform/management/token/issue/";
-        Body clientsBody = ts -> "{\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts + "\"}";
-        Body tokenBody = ts -> "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + ts
-                + "\"}";
+        // Built once per worker and second (each body is signed, and re-signed when the second changes).
+        Body clientsBody = ts -> JSON.createObjectNode().put("fqdn", fqdn).put("timestamp", ts).toString();
+        Body tokenBody = ts -> JSON.createObjectNode().put("client_id", clientId).put("fqdn", fqdn)
+                .put("timestamp", ts).toString();
         Result clientsWarmup = drive(clientsUrl, workers, warmup, signer, certUuid, clientsBody);
         Result tokenWarmup = drive(tokenUrl, workers, warmup, signer, certUuid, tokenBody);
         Result clients = drive(clientsUrl, workers, seconds, signer, certUuid, clientsBody);

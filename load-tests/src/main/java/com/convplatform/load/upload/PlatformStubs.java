@@ -4,17 +4,27 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.Signature;
 import java.security.interfaces.ECPublicKey;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.convplatform.crypto.pki.EcJwk;
+import org.jose4j.jwa.AlgorithmConstraints;
+import org.jose4j.jwk.EllipticCurveJsonWebKey;
+import org.jose4j.jwk.JsonWebKey.OutputControlLevel;
+import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwk.Use;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
+import org.jose4j.jwx.HeaderParameterNames;
+import org.jose4j.keys.HmacKey;
+import org.jose4j.lang.JoseException;
+
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.testing.JsonExchanges;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -158,48 +168,51 @@ public class PlatformStubs {
         JsonExchanges.respond(ex, 200, JSON.createObjectNode().set("results", results).toString());
     }
 
+    /** The published keys as management-service publishes them: EC P-256, use sig, alg ES256, by key id. */
     private static String jwks() {
-        com.fasterxml.jackson.databind.node.ObjectNode jwks = JSON.createObjectNode();
-        com.fasterxml.jackson.databind.node.ArrayNode keys = jwks.putArray("keys");
+        JsonWebKeySet jwks = new JsonWebKeySet();
         PUBLISHED.forEach((kid, pair) -> {
-            ECPublicKey k = (ECPublicKey) pair.getPublic();
-            keys.addObject().put("kty", "EC").put("crv", "P-256").put("alg", "ES256").put("use", "sig").put("kid", kid)
-                    .put("x", EcJwk.x(k)).put("y", EcJwk.y(k));
+            EllipticCurveJsonWebKey jwk = new EllipticCurveJsonWebKey((ECPublicKey) pair.getPublic());
+            jwk.setKeyId(kid);
+            jwk.setUse(Use.SIGNATURE);
+            jwk.setAlgorithm(AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256);
+            jwks.addJsonWebKey(jwk);
         });
-        return jwks.toString();
+        return jwks.toJson(OutputControlLevel.PUBLIC_ONLY);
     }
 
-    /** A token as management-service issues it, with claims overridden as a test needs. */
+    /**
+     * A token as management-service issues it, with claims overridden (set or replaced) as a test needs, signed with
+     * {@code alg}: ES256 with {@code key}'s private key; or, as a hostile client would send it, {@code none}
+     * (unsigned) or HS256 with the EC public key's encoding as the HMAC secret (key confusion).
+     */
     public static String token(KeyPair key, String kid, String alg, Map<String, Object> overrides) {
+        long now = Instant.now().getEpochSecond();
+        JwtClaims claims = new JwtClaims();
+        claims.setIssuer("platform-management");
+        claims.setAudience("platform-api");
+        claims.setSubject("client-1");
+        claims.setClaim("client_id", "client-1");
+        claims.setClaim("account_id", "account-1");
+        claims.setClaim("business_id", "1001");
+        claims.setIssuedAt(NumericDate.fromSeconds(now));
+        claims.setExpirationTime(NumericDate.fromSeconds(now + 3600));
+        claims.setJwtId("j");
+        overrides.forEach(claims::setClaim);
+
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(claims.toJson());
+        jws.setAlgorithmHeaderValue(alg);
+        jws.setKeyIdHeaderValue(kid);
+        jws.setHeader(HeaderParameterNames.TYPE, "JWT");
+        switch (alg) {
+            case AlgorithmIdentifiers.NONE -> jws.setAlgorithmConstraints(AlgorithmConstraints.NO_CONSTRAINTS);
+            case AlgorithmIdentifiers.HMAC_SHA256 -> jws.setKey(new HmacKey(key.getPublic().getEncoded()));
+            default -> jws.setKey(key.getPrivate());
+        }
         try {
-            Map<String, Object> claims = new java.util.LinkedHashMap<>();
-            long now = Instant.now().getEpochSecond();
-            claims.put("iss", "platform-management");
-            claims.put("aud", "platform-api");
-            claims.put("sub", "client-1");
-            claims.put("client_id", "client-1");
-            claims.put("account_id", "account-1");
-            claims.put("business_id", "1001");
-            claims.put("iat", now);
-            claims.put("exp", now + 3600);
-            claims.put("jti", "j");
-            claims.putAll(overrides);
-            Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
-            String input = b64.encodeToString(JSON.writeValueAsBytes(Map.of("alg", alg, "kid", kid, "typ", "JWT")))
-                    + "." + b64.encodeToString(JSON.writeValueAsBytes(claims));
-            if (alg.equals("none")) {
-                return input + ".";
-            }
-            if (alg.equals("HS256")) { // signed with the EC public key's encoding as the secret: key confusion
-                javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-                mac.init(new javax.crypto.spec.SecretKeySpec(key.getPublic().getEncoded(), "HmacSHA256"));
-                return input + "." + b64.encodeToString(mac.doFinal(input.getBytes(StandardCharsets.US_ASCII)));
-            }
-            Signature s = Signature.getInstance("SHA256withECDSAinP1363Format");
-            s.initSign(key.getPrivate());
-            s.update(input.getBytes(StandardCharsets.US_ASCII));
-            return input + "." + b64.encodeToString(s.sign());
-        } catch (Exception e) {
+            return jws.getCompactSerialization();
+        } catch (JoseException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -17,10 +17,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Map;
 
+import org.jose4j.jwk.EllipticCurveJsonWebKey;
+import org.jose4j.jwk.JsonWebKey.OutputControlLevel;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.pem.Pem;
-import com.convplatform.crypto.pki.EcJwk;
 import com.convplatform.crypto.pki.KeyPairs;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -104,10 +105,15 @@ class JwtKeyFilesTest {
     }
 
     private static String x(KeyPair k) {
-        return EcJwk.x((ECPublicKey) k.getPublic());
+        return jwk(k).get(EllipticCurveJsonWebKey.X_MEMBER_NAME).toString();
     }
 
     private static String y(KeyPair k) {
-        return EcJwk.y((ECPublicKey) k.getPublic());
+        return jwk(k).get(EllipticCurveJsonWebKey.Y_MEMBER_NAME).toString();
+    }
+
+    /** The public key's JWK members, as jose4j writes them. */
+    private static Map<String, Object> jwk(KeyPair k) {
+        return new EllipticCurveJsonWebKey((ECPublicKey) k.getPublic()).toParams(OutputControlLevel.PUBLIC_ONLY);
     }
 }
