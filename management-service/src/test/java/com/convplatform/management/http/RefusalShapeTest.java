@@ -89,59 +89,64 @@ class RefusalShapeTest {
     /** Over 256 KiB declared: refused by its length, before the body, with the error body; the connection closes. */
     @Test
     void aBodyOverTheLimitIsRefusedWithTheErrorBodyBeforeItIsSent() throws IOException {
-        try (Socket s = new Socket(base.getHost(), base.getPort())) {
-            OutputStream out = s.getOutputStream();
-            out.write(("POST /admin/v1/accounts HTTP/1.1\r\nHost: localhost\r\nAuthorization: " + OPERATOR
-                    + "\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n{")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            String answer = new String(readAll(s.getInputStream()), StandardCharsets.UTF_8);
-            org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
-            JsonNode body = new ObjectMapper().readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
-            org.junit.jupiter.api.Assertions.assertEquals("BODY_TOO_LARGE", body.get("error_code").asText());
-        }
+        String answer = exchange(OPERATOR, "Content-Length: 300000", new byte[]{'{'});
+        assertRefused(answer, "HTTP/1.1 413", "BODY_TOO_LARGE");
     }
 
     /** Chunked, so no length is declared: refused once the body passes 256 KiB, with the error body. */
     @Test
     void aChunkedBodyOverTheLimitIsRefusedWithTheErrorBody() throws IOException {
+        byte[] body = new byte[5 * 64 * 1024];
+        java.util.Arrays.fill(body, (byte) ' ');
+        assertRefused(exchange(OPERATOR, "Transfer-Encoding: chunked", body), "HTTP/1.1 413", "BODY_TOO_LARGE");
+    }
+
+    /** Chunked within the limit: taken as any other body; with a wrong key, refused 401. */
+    @Test
+    void aChunkedBodyWithinTheLimitIsTakenAndABadKeyIsStillRefused() throws IOException {
+        String fqdn = "chunked-" + System.nanoTime() + ".example.com";
+        byte[] json = new ObjectMapper().writeValueAsBytes(Map.of("name", "Chunked", "fqdn", fqdn, "business_id",
+                String.valueOf(System.nanoTime() % 1_000_000), "webhook_url", "https://" + fqdn + "/hooks"));
+        String created = exchange(OPERATOR, "Transfer-Encoding: chunked", json);
+        org.junit.jupiter.api.Assertions.assertTrue(created.startsWith("HTTP/1.1 201"), created);
+        org.junit.jupiter.api.Assertions.assertEquals(fqdn, body(created).get("fqdn").asText());
+        assertRefused(exchange("Bearer wrong", "Transfer-Encoding: chunked", json), "HTTP/1.1 401", "UNAUTHORIZED");
+    }
+
+    /** POSTs {@code body} to the accounts, in 64 KiB chunks when the head says chunked; the whole answer. */
+    private String exchange(String authorization, String framing, byte[] body) throws IOException {
         try (Socket s = new Socket(base.getHost(), base.getPort())) {
             OutputStream out = s.getOutputStream();
-            out.write(("POST /admin/v1/accounts HTTP/1.1\r\nHost: localhost\r\nAuthorization: " + OPERATOR
-                    + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            out.write(("POST /admin/v1/accounts HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: "
+                    + authorization + "\r\nContent-Type: application/json\r\n" + framing + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            byte[] chunk = new byte[64 * 1024];
-            java.util.Arrays.fill(chunk, (byte) ' ');
             try {
-                for (int i = 0; i < 5; i++) {
-                    out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-                    out.write(chunk);
-                    out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                if (!framing.contains("chunked")) {
+                    out.write(body);
+                } else {
+                    for (int at = 0; at < body.length; at += 64 * 1024) {
+                        int n = Math.min(64 * 1024, body.length - at);
+                        out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                        out.write(body, at, n);
+                        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                    }
+                    out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 }
-                out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
             } catch (IOException closedWhileSending) {
                 // the service may close once it has answered; the answer is still there to read
             }
-            String answer = new String(readAll(s.getInputStream()), StandardCharsets.UTF_8);
-            org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
-            JsonNode body = new ObjectMapper().readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
-            org.junit.jupiter.api.Assertions.assertEquals("BODY_TOO_LARGE", body.get("error_code").asText());
+            return new String(readAll(s.getInputStream()), StandardCharsets.UTF_8);
         }
     }
 
-    /** A body of unknown length (an InputStream) goes chunked: taken within the limit, refused 401 for a bad key. */
-    @Test
-    void aChunkedBodyWithinTheLimitIsTakenAndABadKeyIsStillRefused() {
-        String fqdn = "chunked-" + System.nanoTime() + ".example.com";
-        byte[] json = ("{\"name\":\"Chunked\",\"fqdn\":\"" + fqdn + "\",\"business_id\":\""
-                + System.nanoTime() % 1_000_000
-                + "\",\"webhook_url\":\"https://" + fqdn + "/hooks\"}").getBytes(StandardCharsets.UTF_8);
-        given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
-                .body(new java.io.ByteArrayInputStream(json)).post("/admin/v1/accounts").then().statusCode(201)
-                .body("fqdn", equalTo(fqdn));
-        refused(given().header("Authorization", "Bearer wrong").contentType(ContentType.JSON)
-                .body(new java.io.ByteArrayInputStream(json)).post("/admin/v1/accounts").then(), 401, "UNAUTHORIZED");
+    private static JsonNode body(String answer) throws IOException {
+        return new ObjectMapper().readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+    }
+
+    private static void assertRefused(String answer, String statusLine, String code) throws IOException {
+        org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith(statusLine), answer);
+        org.junit.jupiter.api.Assertions.assertEquals(code, body(answer).get("error_code").asText());
     }
 
     @Test
