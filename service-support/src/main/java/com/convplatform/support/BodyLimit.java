@@ -23,12 +23,13 @@ import io.vertx.ext.web.handler.BodyHandler;
 
 /**
  * Refuses a body over {@code quarkus.http.limits.max-body-size} with the {@link ApiError} body, where Quarkus's own
- * check answers the same 413 with an empty body: a declared length over it before the body is read, and a chunked
- * body (no length declared) once it passes it, read by Vert.x Web's {@code BodyHandler}, whose body Quarkus REST then
- * takes as it is, once the request's credentials have been checked (a request without any is read, as the signed API's
- * are anyway, and refused where a role is needed). The connection is closed after the answer, as Quarkus does, since the rest of the body is not read.
- * A multipart body is left to its endpoint's own reader (upload-service's {@code UploadBody}).
- * {@code platform.http.body-too-large-code} names the code (upload-service: {@code FILE_TOO_LARGE}).
+ * check answers the same 413 with an empty body: a declared length over it before the body is read; a chunked body (no
+ * length declared) once it passes it. Such a body is read by Vert.x Web's {@code BodyHandler}, whose body Quarkus REST
+ * then takes as it is, after the request's credentials have been checked (a refused key is answered 401 with the body
+ * unread; a request without credentials is read, as the signed API's are anyway, and refused where a role is needed).
+ * The connection is closed after the answer, as Quarkus does, since the rest of the body is not read. A multipart body
+ * is left to its endpoint's own reader (upload-service's {@code UploadBody}). {@code platform.http.body-too-large-code}
+ * names the code (upload-service: {@code FILE_TOO_LARGE}).
  */
 @ApplicationScoped
 public class BodyLimit {
