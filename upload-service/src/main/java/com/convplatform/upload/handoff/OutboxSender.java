@@ -359,15 +359,13 @@ public class OutboxSender {
 
     /** The stored event, its request id first; a row that is not a JSON object goes as a string, to be refused. */
     private ObjectNode event(String payload, String requestId) {
-        ObjectNode event = json.createObjectNode();
         try {
             ObjectNode stored = (ObjectNode) json.readTree(payload);
-            if (requestId != null && !stored.has("request_id")) {
-                event.put("request_id", requestId);
-            }
-            return event.setAll(stored);
+            return requestId == null || stored.has("request_id")
+                    ? stored // as written since the request id went into the payload: sent as it is
+                    : json.createObjectNode().put("request_id", requestId).setAll(stored);
         } catch (IOException | ClassCastException e) {
-            return event.put("damaged_payload", payload);
+            return json.createObjectNode().put("damaged_payload", payload);
         }
     }
 

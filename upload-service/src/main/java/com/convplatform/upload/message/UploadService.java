@@ -232,8 +232,7 @@ public class UploadService {
                 for (ToRecord u : uploads) {
                     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
                     LocalTransaction.bind(message, u.caller().accountId(), u.caller().clientId(), u.businessId(),
-                            u.authId(), u.type(),
-                            u.body(), u.fileId(), u.name(), u.contentType(), u.size(), utc(now));
+                            u.authId(), u.type(), u.body(), u.fileId(), u.name(), u.contentType(), u.size(), utc(now));
                     message.executeUpdate();
                     long messageId;
                     try (ResultSet key = message.getGeneratedKeys()) {
