@@ -17,6 +17,8 @@ import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -27,9 +29,14 @@ import io.vertx.ext.web.handler.BodyHandler;
  * length declared) once it passes it. Such a body is read by Vert.x Web's {@code BodyHandler}, whose body Quarkus REST
  * then takes as it is, after the request's credentials have been checked (a refused key is answered 401 with the body
  * unread; a request without credentials is read, as the signed API's are anyway, and refused where a role is needed).
- * The connection is closed after the answer, as Quarkus does, since the rest of the body is not read. A multipart body
- * is left to its endpoint's own reader (upload-service's {@code UploadBody}). {@code platform.http.body-too-large-code}
- * names the code (upload-service: {@code FILE_TOO_LARGE}).
+ * The connection is closed after the answer, as Quarkus does, since the rest of the body is not read; over HTTP/2 only
+ * the request's stream is reset (with NO_ERROR, after the whole answer). A multipart body is left to its endpoint's own
+ * reader (upload-service's {@code UploadBody}). {@code platform.http.body-too-large-code} names the code
+ * (upload-service: {@code FILE_TOO_LARGE}).
+ * <p>
+ * An HTTP/2 body that declares no length is left to Quarkus REST's reader, which refuses it past the limit with an
+ * empty 413: the {@code BodyHandler} cannot read it first, since Quarkus REST then pauses a request that has ended,
+ * which Vert.x refuses over HTTP/2 ("Request has already been read").
  */
 @ApplicationScoped
 public class BodyLimit {
@@ -50,8 +57,8 @@ public class BodyLimit {
             BodyHandler chunked = BodyHandler.create(false).setBodyLimit(max.asLongValue());
             router.route().order(RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1)
                     .handler(ctx -> check(ctx, max.asLongValue(), chunked)).failureHandler(ctx -> {
-                        if (ctx.get(READING) == null) {
-                            ctx.next(); // another route's failure
+                        if (ctx.get(READING) == null || ctx.statusCode() != 413) {
+                            ctx.next(); // another route's failure, or not the limit's
                         } else if (!ctx.response().ended()) {
                             refuse(ctx); // the body passed the limit
                         } // else answered already: the rest of the body fails as the connection closes
@@ -63,7 +70,11 @@ public class BodyLimit {
         String declared = ctx.request().getHeader(HttpHeaderNames.CONTENT_LENGTH);
         if (declared == null) {
             String type = ctx.request().getHeader(HttpHeaderNames.CONTENT_TYPE);
-            if (ctx.request().headers().contains(HttpHeaderNames.TRANSFER_ENCODING)
+            if (ctx.request().version() == HttpVersion.HTTP_2) {
+                // Quarkus's own refusal of such a body adds an HTTP/1 header, which HTTP/2 forbids (see the class note)
+                ctx.addHeadersEndHandler(v -> ctx.response().headers().remove(HttpHeaderNames.CONNECTION));
+                ctx.next();
+            } else if (ctx.request().headers().contains(HttpHeaderNames.TRANSFER_ENCODING)
                     && (type == null || !type.regionMatches(true, 0, "multipart/", 0, 10))) {
                 // credentials first: a refused key is answered 401 by Quarkus REST, the body unread
                 Context context = Vertx.currentContext();
@@ -85,9 +96,15 @@ public class BodyLimit {
     }
 
     private void refuse(RoutingContext ctx) {
-        ctx.response().setStatusCode(413).putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                .putHeader(HttpHeaderNames.CONNECTION, "close")
-                .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)))
-                .endHandler(done -> ctx.request().connection().close()).end(Buffer.buffer(refusal));
+        HttpServerResponse response = ctx.response().setStatusCode(413)
+                .putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)));
+        if (ctx.request().version() == HttpVersion.HTTP_2) {
+            // HTTP/2 forbids a connection header, and the connection carries other streams: this stream alone ends
+            response.end(Buffer.buffer(refusal)).onComplete(done -> response.reset(0));
+        } else {
+            response.putHeader(HttpHeaderNames.CONNECTION, "close")
+                    .endHandler(done -> ctx.request().connection().close()).end(Buffer.buffer(refusal));
+        }
     }
 }
