@@ -11,6 +11,7 @@ import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.Path;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -37,9 +38,11 @@ public class ErrorMappers {
     private static final Pattern CODED = Pattern.compile("([A-Z][A-Z0-9_]+): (.+)", Pattern.DOTALL);
 
     private final ApiKeys keys;
+    private final AllowedMethods allowed;
 
-    public ErrorMappers(ApiKeys keys) {
+    public ErrorMappers(ApiKeys keys, AllowedMethods allowed) {
         this.keys = keys;
+        this.allowed = allowed;
     }
 
     /** The error response; for the services' own code too. */
@@ -111,7 +114,12 @@ public class ErrorMappers {
             case 400 -> error(400, "BAD_REQUEST", "The request is malformed" + detail(e));
             case 404 -> error(404, "NOT_FOUND", "Nothing is served at " + uri.getPath()
                     + "; the endpoints are listed at /q/openapi");
-            case 405 -> error(405, "METHOD_NOT_ALLOWED", "This path does not take that method; see /q/openapi");
+            case 405 -> {
+                String allow = allowed.of(uri.getPath());
+                Response r = error(405, "METHOD_NOT_ALLOWED", "This path does not take that method"
+                        + (allow == null ? "; see /q/openapi" : "; it takes " + allow));
+                yield allow == null ? r : Response.fromResponse(r).header(HttpHeaders.ALLOW, allow).build();
+            }
             case 406 -> error(406, "NOT_ACCEPTABLE", "This endpoint answers application/json; accept that");
             case 413 -> error(413, "BODY_TOO_LARGE", "The body is larger than this endpoint takes");
             case 415 -> error(415, "UNSUPPORTED_MEDIA_TYPE",

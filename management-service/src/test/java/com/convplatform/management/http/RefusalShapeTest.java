@@ -71,8 +71,11 @@ class RefusalShapeTest {
     @Test
     void unknownPathsMethodsAndMediaTypes() {
         refused(given().get("/no/such/path").then(), 404, "NOT_FOUND");
-        refused(given().header("Authorization", OPERATOR).put("/admin/v1/accounts").then(), 405,
-                "METHOD_NOT_ALLOWED");
+        // the 405 says what the path takes (Allow), for a path with parameters too
+        refused(given().header("Authorization", OPERATOR).put("/admin/v1/accounts").then()
+                .header("Allow", "GET, HEAD, OPTIONS, POST"), 405, "METHOD_NOT_ALLOWED");
+        refused(given().header("Authorization", OPERATOR).post("/admin/v1/accounts/some-id").then()
+                .header("Allow", "GET, HEAD, OPTIONS, PATCH, PUT"), 405, "METHOD_NOT_ALLOWED");
         refused(given().header("Authorization", OPERATOR).contentType(ContentType.TEXT).body("name=x")
                 .post("/admin/v1/accounts").then(), 415, "UNSUPPORTED_MEDIA_TYPE");
     }
