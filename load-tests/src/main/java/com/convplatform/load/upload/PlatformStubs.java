@@ -59,6 +59,8 @@ public class PlatformStubs {
     public static volatile boolean intakeDown;
     /** Plays a hook-service that has no batch intake yet: 404 on the batch path. */
     public static volatile boolean noBatchIntake;
+    /** Plays hook-service's body limit on the batch path: 413 for a batch body over this many bytes (0: none). */
+    public static volatile int batchBodyLimit;
     /** The intake refuses (400 INVALID_EVENT), in a batch or alone, an event whose JSON holds one of these. */
     public static final java.util.Set<String> REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Calls to the single intake and to the batch intake. */
@@ -131,6 +133,10 @@ public class PlatformStubs {
         BATCH_CALLS.incrementAndGet();
         if (noBatchIntake) {
             JsonExchanges.respond(ex, 404, "{}");
+            return;
+        }
+        if (batchBodyLimit > 0 && body.length > batchBodyLimit) {
+            JsonExchanges.respond(ex, 413, "{\"error_code\":\"BODY_TOO_LARGE\"}");
             return;
         }
         if (intakeDown) {

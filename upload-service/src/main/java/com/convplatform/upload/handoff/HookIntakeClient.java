@@ -75,11 +75,14 @@ public class HookIntakeClient {
         this.authorization = "Bearer " + config.hookService().internalApiKey().orElse("");
     }
 
-    /** Per event, null when accepted (or accepted before), else the reason; null for the list on a 404. */
+    /**
+     * Per event, null when accepted (or accepted before), else the reason; null for the list (send each alone) on a
+     * 404, no batch intake, or a 413, a batch over hook-service's body limit (events with long message bodies).
+     */
     public List<String> postBatch(List<ObjectNode> events) throws IOException {
         try (Response r = intake.batch(authorization, new Batch(events))) {
             int status = checked(r);
-            if (status == 404) {
+            if (status == 404 || status == 413) {
                 return null;
             } else if (status != 200) {
                 return Collections.nCopies(events.size(), "hook-service answered " + status);

@@ -286,7 +286,7 @@ public class OutboxSender {
         }
     }
 
-    /** One call per event (no batch intake), the request id and trace context as headers only. */
+    /** One call per event (no batch intake, or a batch too large), the request id and trace context as headers only. */
     private List<String> postEach(List<ObjectNode> events, List<Span> spans) {
         List<String> out = new ArrayList<>(events.size());
         for (int i = 0; i < events.size(); i++) {

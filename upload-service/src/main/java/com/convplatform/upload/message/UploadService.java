@@ -285,7 +285,7 @@ public class UploadService {
                 .replaceAll("");
         if (name.length() > 100) {
             String ext = FileTypes.extension(name);
-            name = name.substring(0, 100 - ext.length() - 1) + "." + ext;
+            name = ext.length() < 99 ? name.substring(0, 100 - ext.length() - 1) + "." + ext : name.substring(0, 100);
         }
         return name.isEmpty() ? "file" : name;
     }

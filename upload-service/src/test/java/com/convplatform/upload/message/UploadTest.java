@@ -60,6 +60,7 @@ class UploadTest {
                 .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users");
         PlatformStubs.intakeDown = false;
         PlatformStubs.noBatchIntake = false;
+        PlatformStubs.batchBodyLimit = 0;
         PlatformStubs.REFUSED.clear();
     }
 
@@ -262,6 +263,9 @@ class UploadTest {
                 "An image (message_type 1) must be a .jpg, .jpeg, .png or .gif file; got a .exe file");
         refused(upload(authed(), "1", "picture", PNG, "image/png"), 415, "UNSUPPORTED_FILE_TYPE",
                 "got a name without an extension");
+        // an extension longer than the 100 characters a stored name keeps is refused as any other, not a 500
+        refused(upload(authed(), "1", "a." + "b".repeat(150), PNG, "image/png"), 415, "UNSUPPORTED_FILE_TYPE",
+                "An image (message_type 1) must be");
         refused(upload(authed(), "52", "report.docx", PNG, "application/octet-stream"), 415, "CONTENT_MISMATCH",
                 ".docx");
         refused(upload(authed(), "1", "cute.jpg", ELF, "image/jpeg"), 415, "CONTENT_MISMATCH", ".jpg");
@@ -375,6 +379,21 @@ class UploadTest {
         assertTrue(PlatformStubs.EVENTS.stream().filter(e -> e.contains(alone))
                 .noneMatch(e -> e.contains("\"request_id\"")),
                 "the single intake gets the request id as a header only");
+    }
+
+    /**
+     * A batch over hook-service's body limit (256 KiB: 32 events with long message bodies) is refused whole with 413;
+     * its events then go one call each instead of waiting, batch after batch, for ever.
+     */
+    @Test
+    void aBatchTooLargeForHookServiceGoesOneEventACall() {
+        int single = PlatformStubs.SINGLE_CALLS.get();
+        PlatformStubs.batchBodyLimit = 10; // every batch is over it
+        String url = upload(authed(), "1", "large-batch.png", PNG, "image/png").statusCode(200).extract()
+                .path("file_url");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
+        assertTrue(PlatformStubs.SINGLE_CALLS.get() > single, "sent through the single intake");
     }
 
     @Test
