@@ -75,6 +75,10 @@ public class UploadBody {
                     ctx.next(); // refused by Quarkus REST (401), its body not read
                     return;
                 }
+                if (ctx.response().closed()) {
+                    return; // gone while its token was checked: a slot taken now would never come back (no end
+                            // handler fires for a connection closed before it was added)
+                }
                 String account = identity.<Caller>getAttribute(TokenIdentityProvider.CALLER).accountId();
                 if (!type.contains("boundary=")) {
                     refuse(ctx, new ApiException(400, "INVALID_MULTIPART",

@@ -85,6 +85,31 @@ class ConcurrentBodiesTest {
                 .statusCode(200));
     }
 
+    /**
+     * A client that sends an upload's head and goes away at once, while its token is still being checked, leaves no
+     * slot taken: with one slot per account here, a single lost slot would refuse every later upload of account-1.
+     */
+    @Test
+    void anUploadAbandonedWhileItsTokenIsCheckedLeavesNoSlotTaken() throws Exception {
+        given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
+                .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users");
+        for (int i = 0; i < 40; i++) {
+            String fresh = PlatformStubs.token(PlatformStubs.KEY, PlatformStubs.KID, "ES256", Map.of("jti",
+                    "abandoned-" + i + "-" + System.nanoTime())); // not cached: checked in full
+            try (Socket gone = new Socket("127.0.0.1", RestAssured.port)) {
+                gone.setSoLinger(true, 0); // reset at close, not a polite end
+                gone.getOutputStream().write(body("POST /v1.0/log_file_from_user/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Authorization: Bearer " + fresh + "\r\nclient-id: client-1\r\nContent-Type:"
+                        + " multipart/form-data; boundary=" + BOUNDARY + "\r\nContent-Length: 100000\r\n\r\n"));
+                gone.getOutputStream().flush();
+            }
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> authed().multiPart("auth_id", "user42")
+                .multiPart("business_id", "1001").multiPart("message_type", "1")
+                .multiPart("file", "after-abandoned.png", PNG, "image/png").post("/v1.0/log_file_from_user/").then()
+                .statusCode(200));
+    }
+
     /** Sends an upload's head and the first bytes of its file, and no more. */
     private static Socket slowBody(String token, String clientId) throws Exception {
         Socket slow = new Socket("127.0.0.1", RestAssured.port);
