@@ -217,6 +217,7 @@ class UploadTest {
                 {"Bearer " + PlatformStubs.token(PlatformStubs.KEY, PlatformStubs.KID, "HS256", Map.of()),
                         "client-1"},
                 {"Bearer " + PlatformStubs.token(), "client-2"},
+                {"Bearer test-operator-key", "client-1"}, // a key of this service, but not an access token
                 {"Bearer " + PlatformStubs.token(), null}};
         for (String[] c : cases) {
             RequestSpecification spec = given();
