@@ -262,7 +262,9 @@ public class AdminResource {
     @APIResponse(responseCode = "409", description = "ALREADY_DELIVERED; DELIVERY_IN_FLIGHT: it is being attempted,"
             + " wait for its outcome")
     public DeliveryView retry(@PathParam("id") String id) {
-        Delivery d = existing(id);
+        // locked, so a claim or an outcome being recorded now is waited for and seen, never overwritten
+        Delivery d = Delivery.<Delivery>findByIdOptional(id, LockModeType.PESSIMISTIC_WRITE)
+                .orElseThrow(() -> new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id));
         if (Delivery.DELIVERED.equals(d.status)) {
             throw new ApiException(409, "ALREADY_DELIVERED", "Delivery " + id + " was delivered; nothing to retry");
         }

@@ -192,6 +192,41 @@ class DeliveryInsightsTest {
         detail(id).body("attempts", equalTo(8)).body("attempt_history", hasSize(8));
     }
 
+    @jakarta.inject.Inject
+    javax.sql.DataSource dataSource;
+
+    /**
+     * An operator's retry that meets an outcome being recorded (another replica holds the row) waits for it and
+     * answers from it: here the delivery turns DELIVERED meanwhile, so the retry is 409 ALREADY_DELIVERED and the
+     * row stays delivered, instead of being set back to PENDING and sent again.
+     */
+    @Test
+    void aRetryWaitsForAnOutcomeBeingRecordedAndDoesNotUndoIt() throws Exception {
+        String account = account();
+        HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(500, 0, null),
+                new Answer(500, 0, null), new Answer(500, 0, null));
+        intake(event(account, 12), 202);
+        String id = onlyDelivery(account);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "DEAD".equals(detail(id).extract().path("status")));
+        try (java.sql.Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try (var update = c.prepareStatement("update delivery set status = 'DELIVERED' where id = ?")) {
+                update.setString(1, id);
+                assertEquals(1, update.executeUpdate()); // the row is held until the commit below
+            }
+            var retry = java.util.concurrent.CompletableFuture.supplyAsync(() -> given()
+                    .header("Authorization", OPERATOR).post("/admin/v1/deliveries/" + id + "/retry").then()
+                    .extract());
+            Thread.sleep(500);
+            org.junit.jupiter.api.Assertions.assertFalse(retry.isDone(), "the retry waits for the row");
+            c.commit();
+            var answer = retry.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(409, answer.statusCode(), answer.asString());
+            assertEquals("ALREADY_DELIVERED", answer.path("error_code"));
+        }
+        detail(id).body("status", equalTo("DELIVERED"));
+    }
+
     /** Plays a replica from before attempt numbers went on (V5), during a rolling update. */
     @jakarta.enterprise.context.ApplicationScoped
     static class OldReplica {
