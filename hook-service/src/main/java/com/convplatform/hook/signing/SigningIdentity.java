@@ -1,12 +1,14 @@
 package com.convplatform.hook.signing;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +33,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.logging.Logger;
 
 import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.chain.HostnameMatcher;
 import com.convplatform.crypto.hook.HookSigner;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
@@ -39,6 +42,7 @@ import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.support.ApiError;
+import com.convplatform.support.ConfigChecks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.Gauge;
@@ -82,13 +86,16 @@ public class SigningIdentity {
         key = Pem.parsePrivateKey(
                 PemFiles.read(config.signingKeyFile().map(Paths::get).orElse(dir.resolve("key.pem"))));
         String chainPem = PemFiles.read(config.signingChainFile().map(Paths::get).orElse(dir.resolve("chain.pem")));
+        X509Certificate first;
         try {
             List<X509Certificate> chain = Pem.parseCertificates(chainPem);
+            first = chain.get(0);
             document = new CertificateDocument(Pem.toPem(chain), chain.get(0).getNotAfter().toInstant(), HexFormat.of()
                     .formatHex(MessageDigest.getInstance("SHA-256").digest(chain.get(0).getEncoded())));
         } catch (VerificationException | GeneralSecurityException e) {
             throw new IllegalStateException("The hook signing chain is not usable: " + e.getMessage(), e);
         }
+        matching(key, first, URI.create(config.certificateUrl()).getHost()).throwIfAny();
         signer = new HookSigner(key, config.certificateUrl(), CryptoProviders.recommended());
         Gauge.builder("hook.signing.certificate.not_after.timestamp", document, d -> d.notAfter().getEpochSecond())
                 .baseUnit("seconds")
@@ -96,6 +103,35 @@ public class SigningIdentity {
                 .register(metrics);
         LOG.infof("Hook signing certificate %s (not after %s), served for %s", document.sha256Fingerprint(),
                 document.notAfter(), config.certificateUrl());
+    }
+
+    /**
+     * Stops the start when no receiver could verify a hook (spec 5.2): the key is not the signing certificate's, or
+     * the certificate does not name the host of {@code hook.certificate-url}. A rotation that changed one file only
+     * would otherwise sign every hook in vain, each refused with 400 and dead-lettered.
+     */
+    static ConfigChecks matching(PrivateKey key, X509Certificate cert, String host) {
+        String keyFile = "hook.signing.key-file";
+        String chainFile = "hook.signing.chain-file";
+        boolean pair;
+        try {
+            byte[] probe = "hook-service start-up probe".getBytes(StandardCharsets.US_ASCII);
+            Signature sign = Signature.getInstance("SHA256withRSA");
+            sign.initSign(key);
+            sign.update(probe);
+            Signature verify = Signature.getInstance("SHA256withRSA");
+            verify.initVerify(cert.getPublicKey());
+            verify.update(probe);
+            pair = verify.verify(sign.sign());
+        } catch (GeneralSecurityException e) { // not RSA, or not usable
+            pair = false;
+        }
+        return ConfigChecks.of("hook-service").require(pair, "the key of " + keyFile + " and the first certificate of "
+                + chainFile + " (" + cert.getSubjectX500Principal() + ") must be one RSA pair (SHA256withRSA, spec"
+                + " 5.2), or no hook verifies; set both from the same rotation", keyFile, chainFile)
+                .require(host != null && HostnameMatcher.matches(cert, host), "the signing certificate ("
+                        + cert.getSubjectX500Principal() + ") must name the host of hook.certificate-url (" + host
+                        + ") in its SAN, or receivers refuse every hook (spec 5.2)", "hook.certificate-url", chainFile);
     }
 
     public HookSigner signer() {
