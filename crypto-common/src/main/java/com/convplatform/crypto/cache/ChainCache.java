@@ -31,8 +31,14 @@ public final class ChainCache {
         ValidatedChain load(String key) throws VerificationException;
     }
 
-    /** A cached chain and when it was loaded. */
-    public record Entry(ValidatedChain chain, Instant loadedAt) {
+    /**
+     * A cached chain, when it was loaded (its age, against the maximum), and when a download of it was last tried (a
+     * failed refresh waits from there; it never makes the chain younger).
+     */
+    public record Entry(ValidatedChain chain, Instant loadedAt, Instant triedAt) {
+        public Entry(ValidatedChain chain, Instant loadedAt) {
+            this(chain, loadedAt, loadedAt);
+        }
     }
 
     private final int maxEntries;
@@ -106,17 +112,18 @@ public final class ChainCache {
         if (current != null && current != stale) {
             return current;
         }
-        if (stale != null && clock.instant().isBefore(stale.loadedAt().plus(minAge))) {
+        if (stale != null && clock.instant().isBefore(stale.triedAt().plus(minAge))) {
             return stale;
         }
         try {
             return load(key, loader, stale);
         } catch (VerificationException | RuntimeException failed) {
             if (stale != null) {
-                // Keep what we had, but count the attempt: the next refresh waits minAge again, so requests with
-                // bad signatures cannot turn into one download each while the certificate server is failing.
+                // Keep what we had until its maximum age, but count the attempt: the next refresh waits minAge
+                // again, so requests with bad signatures cannot turn into one download each while the certificate
+                // server is failing, nor keep a chain taken off its URL alive beyond its age.
                 synchronized (entries) {
-                    entries.putIfAbsent(key, new Entry(stale.chain(), clock.instant()));
+                    entries.putIfAbsent(key, new Entry(stale.chain(), stale.loadedAt(), clock.instant()));
                 }
             }
             throw failed;

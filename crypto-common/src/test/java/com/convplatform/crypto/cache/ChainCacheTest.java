@@ -218,6 +218,15 @@ class ChainCacheTest {
         clock.advance(Duration.ofSeconds(30));
         assertThrows(VerificationException.class, () -> cache.refresh("a", kept, Duration.ofSeconds(30), failing));
         assertEquals(2, attempts.get());
+        // a failed refresh never makes the chain younger: at its maximum age (from its load) it is downloaded again,
+        // and while its URL keeps failing (the chain taken off it) nothing is served from memory
+        ChainCache.Entry keptAgain = cache.get("a", counting(chainB));
+        assertEquals(first.loadedAt(), keptAgain.loadedAt());
+        clock.advance(Duration.ofMinutes(55));
+        assertThrows(VerificationException.class, () -> cache.get("a", failing));
+        assertEquals(3, attempts.get());
+        assertThrows(VerificationException.class, () -> cache.get("a", failing));
+        assertEquals(4, attempts.get(), "nothing kept: each request asks the URL again");
     }
 
     @Test
