@@ -14,6 +14,7 @@ import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertPathValidatorException.BasicReason;
 import java.security.cert.CertificateFactory;
 import java.security.cert.CertificateParsingException;
+import java.security.cert.PKIXCertPathValidatorResult;
 import java.security.cert.PKIXParameters;
 import java.security.cert.PKIXReason;
 import java.security.cert.X509Certificate;
@@ -288,8 +289,9 @@ public final class ChainValidator {
             params.setRevocationEnabled(false);
             params.setDate(Date.from(at));
             params.addCertPathChecker(new PathRules(anchors.certificates(), path.get(0), at));
-            CertPathValidator.getInstance("PKIX").validate(certPath, params);
-            return ValidatedChain.of(path);
+            PKIXCertPathValidatorResult result = (PKIXCertPathValidatorResult) CertPathValidator.getInstance("PKIX")
+                    .validate(certPath, params);
+            return ValidatedChain.of(path, result.getTrustAnchor().getTrustedCert());
         } catch (CertPathValidatorException e) {
             if (e.getReason() == PKIXReason.INVALID_NAME && ruleViolation(e) == null) {
                 // The JDK's own name-constraint check came first and says only that; ours says which name and why.

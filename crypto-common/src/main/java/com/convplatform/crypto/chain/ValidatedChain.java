@@ -18,8 +18,10 @@ import com.convplatform.crypto.VerificationException;
  * @param certificates the path, signing certificate first
  * @param notBefore the latest Not Before of the path
  * @param notAfter the earliest Not After of the path
+ * @param anchor the trust anchor the path ends at, as configured; null for a self-signed certificate taken on its own
  */
-public record ValidatedChain(List<X509Certificate> certificates, Instant notBefore, Instant notAfter) {
+public record ValidatedChain(List<X509Certificate> certificates, Instant notBefore, Instant notAfter,
+        X509Certificate anchor) {
 
     public ValidatedChain {
         certificates = List.copyOf(certificates);
@@ -28,8 +30,13 @@ public record ValidatedChain(List<X509Certificate> certificates, Instant notBefo
         }
     }
 
-    /** Builds the record from a path, computing the common validity window. */
+    /** Builds the record from a path without an anchor (a self-signed certificate), computing its validity window. */
     public static ValidatedChain of(List<X509Certificate> path) {
+        return of(path, null);
+    }
+
+    /** Builds the record from a path and the anchor it ends at, computing the path's validity window. */
+    public static ValidatedChain of(List<X509Certificate> path, X509Certificate anchor) {
         Instant nb = Instant.MIN;
         Instant na = Instant.MAX;
         for (X509Certificate c : path) {
@@ -38,7 +45,17 @@ public record ValidatedChain(List<X509Certificate> certificates, Instant notBefo
             nb = b.isAfter(nb) ? b : nb;
             na = a.isBefore(na) ? a : na;
         }
-        return new ValidatedChain(path, nb, na);
+        return new ValidatedChain(path, nb, na, anchor);
+    }
+
+    /** The path and then its anchor (when there is one): every certificate the chain's trust rests on. */
+    public List<X509Certificate> withAnchor() {
+        if (anchor == null) {
+            return certificates;
+        }
+        List<X509Certificate> all = new java.util.ArrayList<>(certificates);
+        all.add(anchor);
+        return all;
     }
 
     /** The signing certificate. */

@@ -63,7 +63,7 @@ public class CertificateBlocks {
         if (now.isEmpty()) {
             return;
         }
-        for (X509Certificate c : chain.certificates()) {
+        for (X509Certificate c : chain.withAnchor()) { // the root too: the path itself ends below it
             String fingerprint = AccountService.fingerprint(c);
             if (now.contains(fingerprint)) {
                 metrics.counter("management.signed.rejections", "code", "CERT_BLOCKED").increment();

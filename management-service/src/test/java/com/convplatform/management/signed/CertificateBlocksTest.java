@@ -100,6 +100,22 @@ class CertificateBlocksTest {
         send(TOKEN, tokenBody(clientId, now()), key, BASE + "rsa.pem", null).statusCode(200);
     }
 
+    /** The root a chain ends at is blocked as any certificate of it, though the path itself stops below it. */
+    @Test
+    void blockingTheRootAChainEndsAtRefusesIt() throws Exception {
+        String clientId = Fixtures.client(Fixtures.account(FQDN), "root shop");
+        var key = ClientPkiResource.ecLeaf.key().getPrivate();
+        send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
+        String fp = sha256(ClientPkiResource.pki.root);
+        given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
+                .body(Map.of("reason", "root withdrawn")).put(BLOCKS + fp).then().statusCode(200);
+        var refusedNow = send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null);
+        refused(refusedNow, 400, "CERT_BLOCKED");
+        refusedNow.body("error_message", containsString(fp));
+        given().header("Authorization", Fixtures.OPERATOR).delete(BLOCKS + fp).then().statusCode(204);
+        send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
+    }
+
     @Test
     void aPurgeMakesEveryReplicaDownloadTheChainAgain() throws Exception {
         String clientId = Fixtures.client(Fixtures.account(FQDN), "purged shop");
