@@ -5,6 +5,12 @@ import static com.convplatform.crypto.FailureCode.CERT_KEY_UNSUPPORTED;
 import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
+import java.util.Set;
+
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.sec.SECObjectIdentifiers;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.asn1.x9.ECNamedCurveTable;
 
 import com.convplatform.crypto.VerificationException;
 
@@ -13,7 +19,18 @@ public final class KeyPolicy {
     /** Smallest RSA modulus accepted. */
     public static final int MIN_RSA_BITS = 2048;
 
+    private static final Set<ASN1ObjectIdentifier> NIST_CURVES = Set.of(SECObjectIdentifiers.secp256r1,
+            SECObjectIdentifiers.secp384r1, SECObjectIdentifiers.secp521r1);
+
     private KeyPolicy() {
+    }
+
+    private static String curveName(Object parameters) {
+        if (parameters instanceof ASN1ObjectIdentifier oid) {
+            String name = ECNamedCurveTable.getName(oid);
+            return name != null ? name : oid.getId();
+        }
+        return "explicit parameters, no named curve";
     }
 
     /** Throws {@code CERT_KEY_UNSUPPORTED} with the reason unless the key is acceptable. */
@@ -27,10 +44,13 @@ public final class KeyPolicy {
             return;
         }
         if (key instanceof ECPublicKey ec) {
-            int bits = ec.getParams().getOrder().bitLength();
-            if (bits != 256 && bits != 384 && bits != 521) {
-                throw new VerificationException(CERT_KEY_UNSUPPORTED,
-                        "The EC key is on a " + bits + "-bit curve; P-256, P-384 or P-521 are accepted");
+            // the curve by its name in the key's encoding: the order's size alone lets secp256k1 or brainpoolP256r1
+            // pass as P-256, and explicit parameters name no curve at all
+            Object curve = SubjectPublicKeyInfo.getInstance(ec.getEncoded()).getAlgorithm().getParameters();
+            if (!NIST_CURVES.contains(curve)) {
+                int bits = ec.getParams().getOrder().bitLength();
+                throw new VerificationException(CERT_KEY_UNSUPPORTED, "The EC key is on a " + bits + "-bit curve"
+                        + " other than P-256, P-384 or P-521 (" + curveName(curve) + "); only those are accepted");
             }
             return;
         }
