@@ -1,5 +1,7 @@
 package com.convplatform.hook.signing;
 
+import static com.convplatform.crypto.sig.SignatureAlgorithm.SHA256_WITH_RSA;
+
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,11 +10,11 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +42,7 @@ import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.sig.CryptoProviders;
+import com.convplatform.crypto.sig.Signatures;
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.support.ApiError;
 import com.convplatform.support.ConfigChecks;
@@ -114,16 +117,12 @@ public class SigningIdentity {
         String keyFile = "hook.signing.key-file";
         String chainFile = "hook.signing.chain-file";
         boolean pair;
-        try {
+        try { // the signing code hooks use, and the verification a receiver makes
             byte[] probe = "hook-service start-up probe".getBytes(StandardCharsets.US_ASCII);
-            Signature sign = Signature.getInstance("SHA256withRSA");
-            sign.initSign(key);
-            sign.update(probe);
-            Signature verify = Signature.getInstance("SHA256withRSA");
-            verify.initVerify(cert.getPublicKey());
-            verify.update(probe);
-            pair = verify.verify(sign.sign());
-        } catch (GeneralSecurityException e) { // not RSA, or not usable
+            CryptoProviders providers = CryptoProviders.recommended();
+            byte[] signature = Base64.getDecoder().decode(Signatures.sign(SHA256_WITH_RSA, key, probe, providers));
+            pair = Signatures.verify(SHA256_WITH_RSA, cert.getPublicKey(), probe, signature, providers);
+        } catch (IllegalArgumentException | VerificationException e) { // not RSA, or not usable
             pair = false;
         }
         return ConfigChecks.of("hook-service").require(pair, "the key of " + keyFile + " and the first certificate of "
