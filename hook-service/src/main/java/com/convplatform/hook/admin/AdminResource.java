@@ -26,12 +26,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.hibernate.exception.ConstraintViolationException;
 
 import com.convplatform.hook.delivery.Delivery;
 import com.convplatform.hook.delivery.Delivery.EndpointState;
@@ -40,6 +42,7 @@ import com.convplatform.support.Roles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.panache.common.Sort;
 
 /** Operator API. A disabled endpoint's deliveries are held (PENDING, not attempted, never dropped) until enabled. */
@@ -303,32 +306,34 @@ public class AdminResource {
     @POST
     @Path("/accounts/{accountId}/endpoint/disable")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Transactional
     @Operation(summary = "Hold the account's deliveries (stored, not attempted) until it is enabled")
     @RequestBody(required = false)
     @APIResponse(responseCode = "200", description = "The endpoint, disabled by the operator")
     @APIResponse(responseCode = "400", description = "INVALID_ACCOUNT_ID, INVALID_REASON, MALFORMED_JSON")
+    // lost a race to a concurrent first disabling: once more, and it updates the row that one made
+    @Retry(maxRetries = 1, delay = 0, retryOn = ConstraintViolationException.class)
     public EndpointView disable(
             @PathParam("accountId") @Size(max = 64, message = INVALID_ACCOUNT) @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
             @Valid DisableRequest body) {
-        EndpointState s = EndpointState.findById(accountId, LockModeType.PESSIMISTIC_WRITE);
-        if (s == null) {
-            s = new EndpointState();
-            s.accountId = accountId;
-            s.persist();
-        }
-        s.disabledAt = s.disabledAt == null ? clock.instant() : s.disabledAt;
-        s.disabledBy = EndpointState.BY_OPERATOR;
-        boolean noReason = body == null || body.reason() == null || body.reason().isBlank();
-        s.disabledReason = noReason ? "disabled by an operator" : body.reason();
-        EndpointState.flush();
-        return endpoint(accountId);
+        return QuarkusTransaction.requiringNew().call(() -> {
+            EndpointState s = EndpointState.findById(accountId, LockModeType.PESSIMISTIC_WRITE);
+            if (s == null) {
+                s = new EndpointState();
+                s.accountId = accountId;
+                s.persistAndFlush();
+            }
+            s.disabledAt = s.disabledAt == null ? clock.instant() : s.disabledAt;
+            s.disabledBy = EndpointState.BY_OPERATOR;
+            boolean noReason = body == null || body.reason() == null || body.reason().isBlank();
+            s.disabledReason = noReason ? "disabled by an operator" : body.reason();
+            EndpointState.flush();
+            return endpoint(accountId);
+        });
     }
 
     /** The same call with no body at all, hence no Content-Type (which JAX-RS reads as application/octet-stream). */
     @POST
     @Path("/accounts/{accountId}/endpoint/disable")
-    @Transactional
     @Operation(hidden = true)
     public EndpointView disableWithoutBody(
             @PathParam("accountId") @Size(max = 64, message = INVALID_ACCOUNT) String accountId) {

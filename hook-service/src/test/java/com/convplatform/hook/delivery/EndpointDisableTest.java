@@ -155,6 +155,25 @@ class EndpointDisableTest {
         assertEquals(1, received(account).size());
     }
 
+    @Inject
+    javax.sql.DataSource dataSource;
+
+    @Test
+    void twoOperatorsDisablingAtOnceBothGetTheDisabledEndpoint() throws Exception {
+        String account = account();
+        var answer = com.convplatform.crypto.testing.HeldRow.whileInserting(dataSource,
+                "insert into endpoint_state (account_id, consecutive_failures, disabled_at, disabled_by,"
+                        + " disabled_reason) values (?, 0, ?, 'operator', 'first')",
+                new Object[]{account, java.sql.Timestamp.from(java.time.Instant.now())},
+                () -> given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
+                        .body(Map.of("reason", "second")).post("/admin/v1/accounts/" + account + "/endpoint/disable")
+                        .then().extract(),
+                io.restassured.response.ExtractableResponse::asString);
+        assertEquals(200, answer.statusCode(), answer.asString());
+        assertEquals(false, answer.path("enabled"));
+        assertEquals("second", answer.path("disabled_reason"));
+    }
+
     @Test
     void endpointCallsNeedTheOperatorKeyAndValidInput() {
         String account = account();

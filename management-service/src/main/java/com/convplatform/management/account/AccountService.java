@@ -75,7 +75,7 @@ public class AccountService {
         a.webhookUrl = webhook;
         a.createdAt = clock.instant();
         a.requireSha256 = Boolean.TRUE.equals(in.requireSha256());
-        a.persist();
+        a.persistAndFlush(); // a race lost on a unique key fails here, for the caller's one retry
         return AccountView.of(a);
     }
 

@@ -84,7 +84,7 @@ public class CertificateBlocks {
             b.sha256Fingerprint = fp;
             b.reason = reason;
             b.blockedAt = clock.instant();
-            b.persist();
+            b.persistAndFlush(); // a race lost on the key fails here, for the caller's one retry
         }
         blocked = fingerprints();
         return Block.of(b);

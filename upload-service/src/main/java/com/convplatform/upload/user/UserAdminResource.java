@@ -20,15 +20,19 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.hibernate.exception.ConstraintViolationException;
 import org.jboss.resteasy.reactive.ResponseStatus;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.annotation.JsonProperty;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /** The operator API: register, list and delete the users who may upload for a business. */
 @Path("/admin/v1/users")
@@ -56,23 +60,26 @@ public class UserAdminResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Transactional
     @ResponseStatus(201)
     @Operation(summary = "Register a user who may upload for a business")
     @APIResponse(responseCode = "201", description = "The user")
     @APIResponse(responseCode = "400", description = "INVALID_AUTH_ID, INVALID_BUSINESS_ID, MALFORMED_JSON")
     @APIResponse(responseCode = "409", description = "USER_EXISTS: already registered for that business")
+    // lost a race on the unique key to a concurrent registration: once more, and its check sees the winner (409)
+    @Retry(maxRetries = 1, delay = 0, retryOn = ConstraintViolationException.class)
     public UserView register(@NotNull(message = INVALID_AUTH_ID) @Valid NewUser in) {
-        if (AppUser.count("authId = ?1 and businessId = ?2", in.authId(), in.businessId()) > 0) {
-            throw new ApiException(409, "USER_EXISTS", "That user is already registered for that business");
-        }
-        AppUser u = new AppUser();
-        u.id = UUID.randomUUID().toString();
-        u.authId = in.authId();
-        u.businessId = in.businessId();
-        u.createdAt = clock.instant();
-        u.persist();
-        return new UserView(u.authId, u.businessId, u.createdAt);
+        return QuarkusTransaction.requiringNew().call(() -> {
+            if (AppUser.count("authId = ?1 and businessId = ?2", in.authId(), in.businessId()) > 0) {
+                throw new ApiException(409, "USER_EXISTS", "That user is already registered for that business");
+            }
+            AppUser u = new AppUser();
+            u.id = UUID.randomUUID().toString();
+            u.authId = in.authId();
+            u.businessId = in.businessId();
+            u.createdAt = clock.instant();
+            u.persistAndFlush();
+            return new UserView(u.authId, u.businessId, u.createdAt);
+        });
     }
 
     @GET
