@@ -6,18 +6,19 @@ import static com.convplatform.crypto.FailureCode.CERT_NOT_YET_VALID;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import com.convplatform.crypto.VerificationException;
 
 /**
  * A chain that passed {@link ChainValidator}: the certificates in path order (signing certificate first, the trust
- * anchor excluded) and the window in which all of them are valid. Cached chains call {@link #checkValidAt(Instant)}
- * on every use.
+ * anchor excluded) and the window in which all of them and the anchor are valid. Cached chains call
+ * {@link #checkValidAt(Instant)} on every use.
  *
  * @param certificates the path, signing certificate first
- * @param notBefore the latest Not Before of the path
- * @param notAfter the earliest Not After of the path
+ * @param notBefore the latest Not Before of the path and its anchor
+ * @param notAfter the earliest Not After of the path and its anchor (a root may expire before what it issued)
  * @param anchor the trust anchor the path ends at, as configured; null for a self-signed certificate taken on its own
  */
 public record ValidatedChain(List<X509Certificate> certificates, Instant notBefore, Instant notAfter,
@@ -35,11 +36,11 @@ public record ValidatedChain(List<X509Certificate> certificates, Instant notBefo
         return of(path, null);
     }
 
-    /** Builds the record from a path and the anchor it ends at, computing the path's validity window. */
+    /** Builds the record from a path and the anchor it ends at, computing their validity window. */
     public static ValidatedChain of(List<X509Certificate> path, X509Certificate anchor) {
         Instant nb = Instant.MIN;
         Instant na = Instant.MAX;
-        for (X509Certificate c : path) {
+        for (X509Certificate c : new ValidatedChain(path, nb, na, anchor).withAnchor()) {
             Instant b = c.getNotBefore().toInstant();
             Instant a = c.getNotAfter().toInstant();
             nb = b.isAfter(nb) ? b : nb;
@@ -68,8 +69,12 @@ public record ValidatedChain(List<X509Certificate> certificates, Instant notBefo
         return leaf().getPublicKey();
     }
 
-    /** Throws {@code CERT_EXPIRED} or {@code CERT_NOT_YET_VALID} unless every certificate is valid at {@code at}. */
-    public void checkValidAt(Instant at) throws VerificationException {
+    /**
+     * Throws {@code CERT_EXPIRED} or {@code CERT_NOT_YET_VALID} unless every certificate is valid at {@code instant},
+     * compared at whole seconds as {@link ChainValidator} does (Not After inclusive).
+     */
+    public void checkValidAt(Instant instant) throws VerificationException {
+        Instant at = instant.truncatedTo(ChronoUnit.SECONDS);
         if (at.isBefore(notBefore)) {
             throw new VerificationException(CERT_NOT_YET_VALID,
                     "A certificate of the chain is valid only from " + notBefore + " (now " + at + ")");

@@ -14,10 +14,12 @@ import org.bouncycastle.asn1.x9.ECNamedCurveTable;
 
 import com.convplatform.crypto.VerificationException;
 
-/** Which signing keys we accept: RSA of 2048 bits or more, or EC on P-256, P-384 or P-521. */
+/** Which signing keys we accept: RSA of 2048 to 8192 bits, or EC on P-256, P-384 or P-521. */
 public final class KeyPolicy {
     /** Smallest RSA modulus accepted. */
     public static final int MIN_RSA_BITS = 2048;
+    /** Largest RSA modulus accepted: the largest signature {@link Signatures} reads is this size. */
+    public static final int MAX_RSA_BITS = Signatures.MAX_SIGNATURE_BYTES * 8;
 
     private static final Set<ASN1ObjectIdentifier> NIST_CURVES = Set.of(SECObjectIdentifiers.secp256r1,
             SECObjectIdentifiers.secp384r1, SECObjectIdentifiers.secp521r1);
@@ -37,9 +39,9 @@ public final class KeyPolicy {
     public static void check(PublicKey key) throws VerificationException {
         if (key instanceof RSAPublicKey rsa) {
             int bits = rsa.getModulus().bitLength();
-            if (bits < MIN_RSA_BITS) {
-                throw new VerificationException(CERT_KEY_UNSUPPORTED,
-                        "The RSA key has " + bits + " bits; at least " + MIN_RSA_BITS + " are required");
+            if (bits < MIN_RSA_BITS || bits > MAX_RSA_BITS) {
+                throw new VerificationException(CERT_KEY_UNSUPPORTED, "The RSA key has " + bits + " bits; "
+                        + MIN_RSA_BITS + " to " + MAX_RSA_BITS + " are accepted");
             }
             return;
         }

@@ -65,6 +65,22 @@ class TrustedRootAndPathTest {
     }
 
     @Test
+    void aCachedChainExpiresWithItsRootAndLastsToItsLastWholeSecond() throws Exception {
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        KeyPair rootKey = KeyPairs.ecP256();
+        X509Certificate root = TestCertificates.forKey(rootKey.getPublic()).subject("CN=Rule Root").ca(-1)
+                .validity(now.minus(Duration.ofDays(1)), now.plusSeconds(10)).selfSigned(rootKey.getPrivate());
+        X509Certificate leaf = TestCertificates.forKey(leafKey.getPublic()).subject("CN=" + HOST).dns(HOST)
+                .validity(now.minus(Duration.ofDays(1)), now.plus(Duration.ofDays(30)))
+                .issuer(root, rootKey.getPrivate()).build();
+        ValidatedChain v = new ChainValidator(TrustAnchors.of(List.of(root))).validate(List.of(leaf), HOST, now);
+        v.checkValidAt(now.plusSeconds(10).plusMillis(999)); // Not After is inclusive, at whole seconds
+        VerificationException e = assertThrows(VerificationException.class,
+                () -> v.checkValidAt(now.plusSeconds(11)));
+        assertEquals(FailureCode.CERT_EXPIRED, e.code(), e::getMessage);
+    }
+
+    @Test
     void aRootMustBeACaAllowedToSignCertificates() {
         assertEquals("The trusted root CN=Rule Root is not a CA certificate (no basicConstraints with CA=true)",
                 refusedUnderRoot(KeyPairs.ecP256(), TestCertificates::caWithoutBasicConstraints).getMessage());

@@ -18,7 +18,7 @@ import com.convplatform.crypto.VerificationException;
 
 /**
  * The signing keys accepted: EC on the three NIST curves only, named by the key itself (a curve of the same size is
- * not P-256), and RSA from 2048 bits.
+ * not P-256), and RSA from 2048 to 8192 bits.
  */
 class KeyPolicyTest {
     private static PublicKey ec(String curve) throws Exception {
@@ -52,5 +52,19 @@ class KeyPolicyTest {
         VerificationException e = assertThrows(VerificationException.class,
                 () -> KeyPolicy.check(g.generateKeyPair().getPublic()));
         assertTrue(e.getMessage().contains(bits + " bits"), e.getMessage());
+    }
+
+    /** A larger key would pass here and then have every signature refused as too long by {@link Signatures}. */
+    @org.junit.jupiter.api.Test
+    void rsaAbove8192BitsIsRefused() throws Exception {
+        java.security.KeyFactory rsa = java.security.KeyFactory.getInstance("RSA");
+        java.math.BigInteger e = java.math.BigInteger.valueOf(65537);
+        assertDoesNotThrow(() -> KeyPolicy.check(rsa.generatePublic(
+                new java.security.spec.RSAPublicKeySpec(java.math.BigInteger.ONE.shiftLeft(8191).setBit(0), e))));
+        VerificationException refused = assertThrows(VerificationException.class, () -> KeyPolicy.check(rsa
+                .generatePublic(new java.security.spec.RSAPublicKeySpec(java.math.BigInteger.ONE.shiftLeft(8199)
+                        .setBit(0), e))));
+        assertEquals(FailureCode.CERT_KEY_UNSUPPORTED, refused.code());
+        assertEquals("The RSA key has 8200 bits; 2048 to 8192 are accepted", refused.getMessage());
     }
 }
