@@ -2,9 +2,12 @@ package com.convplatform.management.block;
 
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -44,6 +47,14 @@ public class CertificateBlocks {
     private final MeterRegistry metrics;
     private volatile Set<String> blocked;
     private long lastPurge;
+    /**
+     * Ids below the newest purge read that were not there yet: an id is taken at insert and seen at commit, so two
+     * purges committed out of order leave the older one behind the newest (PostgreSQL). They are read again until
+     * {@link #GAP_WAIT} has passed; an id never committed (a rolled-back insert) stays a gap for ever.
+     */
+    private final Map<Long, Instant> gaps = new HashMap<>();
+    private static final Duration GAP_WAIT = Duration.ofMinutes(2);
+    private static final int MAX_GAPS = 1000;
 
     public CertificateBlocks(ManagementRequestVerifier verifier, Clock clock, MeterRegistry metrics) {
         this.verifier = verifier;
@@ -120,9 +131,18 @@ public class CertificateBlocks {
         try {
             QuarkusTransaction.requiringNew().run(() -> {
                 blocked = fingerprints();
-                for (ChainPurge p : ChainPurge.<ChainPurge>list("id > ?1 order by id", lastPurge)) {
+                Instant now = clock.instant();
+                gaps.values().removeIf(since -> since.plus(GAP_WAIT).isBefore(now));
+                List<ChainPurge> fresh = gaps.isEmpty()
+                        ? ChainPurge.list("id > ?1 order by id", lastPurge)
+                        : ChainPurge.list("id > ?1 or id in ?2 order by id", lastPurge, gaps.keySet());
+                for (ChainPurge p : fresh) {
                     verifier.purge(p.fqdn);
-                    lastPurge = p.id;
+                    gaps.remove(p.id);
+                    for (long id = lastPurge + 1; id < p.id && gaps.size() < MAX_GAPS; id++) {
+                        gaps.put(id, now);
+                    }
+                    lastPurge = Math.max(lastPurge, p.id);
                     LOG.infof("Purged the cached certificate chains of %s", p.fqdn == null ? "every account" : p.fqdn);
                 }
             });

@@ -144,6 +144,31 @@ class CertificateBlocksTest {
         });
     }
 
+    /** A purge whose id was taken before another's but committed after it (two operators, two replicas). */
+    @Test
+    void aPurgeCommittedAfterANewerOneStillReachesTheCache() throws Exception {
+        String clientId = Fixtures.client(Fixtures.account(FQDN), "late purge shop");
+        var key = ClientPkiResource.ecLeaf.key().getPrivate();
+        String path = "/client.api/ec.pem";
+        send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
+        int hits = ClientPkiResource.server.hits(path);
+        try (var c = database.getConnection()) {
+            c.setAutoCommit(false);
+            try (var s = c.prepareStatement("insert into chain_purge (fqdn, requested_at) values (?, ?)")) {
+                s.setString(1, FQDN);
+                s.setObject(2, OffsetDateTime.now(ZoneOffset.UTC));
+                s.executeUpdate(); // its id is taken now, below the next purge's
+            }
+            given().header("Authorization", Fixtures.OPERATOR).queryParam("fqdn", "other.example.org")
+                    .post("/admin/v1/chain-cache/purge").then().statusCode(202); // read at once, past the held id
+            c.commit();
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
+            assertEquals(hits + 1, ClientPkiResource.server.hits(path), "the late purge did not reach the cache");
+        });
+    }
+
     @Test
     void badBlockRequestsAreRefusedAndChangeNothing() {
         refused(given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
