@@ -142,16 +142,8 @@ class CertificateBlocksTest {
             send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
             assertEquals(hits + 2, ClientPkiResource.server.hits(path));
         });
-    }
 
-    /** A purge whose id was taken before another's but committed after it (two operators, two replicas). */
-    @Test
-    void aPurgeCommittedAfterANewerOneStillReachesTheCache() throws Exception {
-        String clientId = Fixtures.client(Fixtures.account(FQDN), "late purge shop");
-        var key = ClientPkiResource.ecLeaf.key().getPrivate();
-        String path = "/client.api/ec.pem";
-        send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
-        int hits = ClientPkiResource.server.hits(path);
+        // a purge whose id was taken before another's but committed after it (two operators at the same moment)
         try (var c = database.getConnection()) {
             c.setAutoCommit(false);
             try (var s = c.prepareStatement("insert into chain_purge (fqdn, requested_at) values (?, ?)")) {
@@ -165,7 +157,7 @@ class CertificateBlocksTest {
         }
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
-            assertEquals(hits + 1, ClientPkiResource.server.hits(path), "the late purge did not reach the cache");
+            assertEquals(hits + 3, ClientPkiResource.server.hits(path), "the late purge did not reach the cache");
         });
     }
 
