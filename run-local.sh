@@ -120,6 +120,10 @@ fi
 if ! grep -q '^CONSOLE_PASSWORD=' "$KEYS"; then
   echo "CONSOLE_PASSWORD=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')" >> "$KEYS"
 fi
+# ... and the key of its session cookies (the console refuses to start without one).
+if ! grep -q '^CONSOLE_SESSION_KEY=' "$KEYS"; then
+  echo "CONSOLE_SESSION_KEY=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')" >> "$KEYS"
+fi
 # shellcheck disable=SC1090
 . "$KEYS"
 
@@ -158,7 +162,7 @@ start upload-service QUARKUS_HTTP_PORT="$UPLOAD_PORT" UPLOAD_DATA_DIR="$DATA/upl
   UPLOAD_HOOK_SERVICE_URL="http://127.0.0.1:$HOOK_PORT" UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" \
   UPLOAD_PUBLIC_BASE_URL="http://localhost:$UPLOAD_PORT"
 start operator-console QUARKUS_HTTP_PORT="$CONSOLE_PORT" QUARKUS_HTTP_HOST=127.0.0.1 \
-  CONSOLE_PASSWORD="$CONSOLE_PASSWORD" CONSOLE_SECURE_COOKIES=false \
+  CONSOLE_PASSWORD="$CONSOLE_PASSWORD" CONSOLE_SESSION_KEY="$CONSOLE_SESSION_KEY" CONSOLE_SECURE_COOKIES=false \
   CONSOLE_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" CONSOLE_MANAGEMENT_API_KEY="$OPERATOR_KEY" \
   CONSOLE_HOOK_URL="http://127.0.0.1:$HOOK_PORT" CONSOLE_HOOK_API_KEY="$OPERATOR_KEY" \
   CONSOLE_UPLOAD_URL="http://127.0.0.1:$UPLOAD_PORT" CONSOLE_UPLOAD_API_KEY="$OPERATOR_KEY"

@@ -14,6 +14,12 @@ public interface ConsoleConfig {
      */
     Optional<String> password();
 
+    /**
+     * Encrypts the session cookies ({@code quarkus.http.auth.session.encryption-key}); required, at least 32
+     * characters, the same on every replica.
+     */
+    Optional<String> sessionKey();
+
     /** Whether the session and CSRF cookies carry {@code Secure}: true unless the console is served over plain HTTP. */
     @WithDefault("true")
     boolean secureCookies();

@@ -99,6 +99,22 @@ class OidcSignInTest {
     }
 
     @Test
+    void signingOutEndsTheProviderSessionHereToo() {
+        Map<String, String> session = signInAtTheProvider("alice");
+        Response page = given().cookies(session).get("/");
+        String field = page.htmlPath().getString("**.find { it.@name == 'csrf-token' }.@value");
+        Map<String, String> cookies = new HashMap<>(session);
+        cookies.putAll(page.cookies());
+        Response out = given().redirects().follow(false).cookies(cookies).formParam("csrf-token", field)
+                .post("/logout");
+        assertEquals(303, out.statusCode(), out.asString());
+        cookies.putAll(out.cookies());
+        cookies.entrySet().removeIf(c -> c.getValue().isEmpty());
+        given().redirects().follow(false).cookies(cookies).get("/").then().statusCode(302)
+                .header("Location", containsString("/auth/realms/quarkus?"));
+    }
+
+    @Test
     void aCodeThatDoesNotMatchTheBrowsersStateOpensNoSession() {
         Response start = given().redirects().follow(false).get("/sso");
         String state = query(URI.create(start.header("Location"))).get("state");

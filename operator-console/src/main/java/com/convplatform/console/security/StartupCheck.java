@@ -9,10 +9,15 @@ import com.convplatform.console.ConsoleConfig;
 
 import io.quarkus.runtime.StartupEvent;
 
-/** The console starts only with a way to sign in: the password, OpenID Connect, or both. */
+/**
+ * The console starts only with a way to sign in (the password, OpenID Connect, or both) and a session key of its own:
+ * without one Quarkus makes a key per start and writes it to the log, and whoever reads the log can forge a session.
+ */
 public class StartupCheck {
     private static final Logger LOG = Logger.getLogger(StartupCheck.class);
     static final int MIN_PASSWORD = 12;
+    static final int MIN_SESSION_KEY = 32;
+    static final int MAX_PAGE = 1000;
 
     void check(@Observes StartupEvent event, ConsoleConfig config) {
         boolean oidc = ConfigProvider.getConfig().getOptionalValue("quarkus.oidc.tenant-enabled", Boolean.class)
@@ -24,6 +29,18 @@ public class StartupCheck {
         }
         if (password != null && password.length() < MIN_PASSWORD) {
             throw new IllegalStateException("console.password is shorter than " + MIN_PASSWORD + " characters");
+        }
+        String sessionKey = config.sessionKey().filter(k -> !k.isBlank()).orElse("");
+        if (sessionKey.length() < MIN_SESSION_KEY) {
+            throw new IllegalStateException("console.session-key (CONSOLE_SESSION_KEY) is "
+                    + (sessionKey.isEmpty() ? "not set" : "shorter than " + MIN_SESSION_KEY + " characters")
+                    + ": it encrypts the session cookies, so set " + MIN_SESSION_KEY + " or more random characters,"
+                    + " the same on every replica (openssl rand -base64 32)");
+        }
+        if (config.pageSize() < 1 || config.pageSize() > MAX_PAGE) {
+            throw new IllegalStateException(
+                    "console.page-size is " + config.pageSize() + "; it must be 1 to " + MAX_PAGE
+                            + " (the most rows the services' operator APIs answer at once)");
         }
         for (var service : java.util.Map.of("management", config.management(), "hook", config.hook(), "upload",
                 config.upload()).entrySet()) {

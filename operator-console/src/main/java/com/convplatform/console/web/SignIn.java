@@ -2,12 +2,12 @@ package com.convplatform.console.web;
 
 import java.net.URI;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -16,9 +16,14 @@ import org.jboss.resteasy.reactive.RestQuery;
 import com.convplatform.console.ConsoleConfig;
 import com.convplatform.console.security.Operator;
 
+import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.oidc.OidcSession;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.FormAuthenticationMechanism;
+import io.smallrye.mutiny.Uni;
 
 /** The sign-in page (the form posts to Quarkus' {@code /j_security_check}), sign-out, and the OIDC entry point. */
 @Path("/")
@@ -30,15 +35,17 @@ public class SignIn {
     private final ConsoleConfig config;
     private final Operator operator;
     private final boolean oidc;
-    private final String cookieName;
+    private final SecurityIdentity identity;
+    private final Instance<OidcSession> oidcSession;
 
     public SignIn(ConsoleConfig config, Operator operator,
             @ConfigProperty(name = "quarkus.oidc.tenant-enabled", defaultValue = "false") boolean oidc,
-            @ConfigProperty(name = "quarkus.http.auth.form.cookie-name", defaultValue = "quarkus-credential") String cookieName) {
+            SecurityIdentity identity, Instance<OidcSession> oidcSession) {
         this.config = config;
         this.operator = operator;
         this.oidc = oidc;
-        this.cookieName = cookieName;
+        this.identity = identity;
+        this.oidcSession = oidcSession;
     }
 
     @GET
@@ -56,13 +63,20 @@ public class SignIn {
         return Response.seeOther(URI.create("/")).build();
     }
 
+    /**
+     * Ends the session the request came with: Quarkus's own form logout replaces the session cookie in Vert.x's cookie
+     * jar (where the form mechanism has just put a renewed one when the session was over a minute old, so a cookie set
+     * beside it was overridden), and an OpenID Connect session is ended locally (its session cookie removed).
+     */
     @POST
     @Path("logout")
-    public Response logout() {
+    public Uni<Response> logout() {
         operator.audit("sign-out", "session", "signed out");
-        return Response.seeOther(URI.create("/login?out=1"))
-                .cookie(new NewCookie.Builder(cookieName).value("").path("/").maxAge(0).httpOnly(true)
-                        .sameSite(NewCookie.SameSite.STRICT).build())
-                .build();
+        Response out = Response.seeOther(URI.create("/login?out=1")).build();
+        if (identity.getCredential(AccessTokenCredential.class) != null) {
+            return oidcSession.get().logout().replaceWith(out);
+        }
+        FormAuthenticationMechanism.logout(identity);
+        return Uni.createFrom().item(out);
     }
 }
