@@ -88,13 +88,14 @@ export class ChainCache {
   async refresh(key, stale, minAgeMs, loader) {
     const current = this.#entries.get(key);
     if (current !== undefined && current !== stale) return current;
-    if (stale && this.#now() < stale.loadedAt + minAgeMs) return stale;
+    if (stale && this.#now() < (stale.triedAt ?? stale.loadedAt) + minAgeMs) return stale;
     try {
       return await this.#load(key, loader, stale);
     } catch (e) {
       if (stale && !this.#entries.has(key)) {
-        // Keep what we had but count the attempt, so a failing certificate server is not asked once per request.
-        this.#put(key, { chain: stale.chain, loadedAt: this.#now() });
+        // Keep what we had but count the attempt, so a failing certificate server is not asked once per request;
+        // its age still counts from its download, so failed refreshes do not keep a withdrawn chain alive.
+        this.#put(key, { chain: stale.chain, loadedAt: stale.loadedAt, triedAt: this.#now() });
       }
       throw e;
     }

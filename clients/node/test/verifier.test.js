@@ -355,6 +355,17 @@ describe('certificate rotation', () => {
     await s.verifier.verify(hook(s));
   });
 
+  test('failed refreshes do not keep a chain taken off its URL past its maximum age', async () => {
+    const s = setup();
+    await s.verifier.verify(hook(s));
+    delete s.served[CERT_URL]; // the platform took the certificate off its URL (its key leaked)
+    s.now += 45 * 60_000;
+    await rejectsWith(s.verifier.verify(hook(s, { signer: 'rotated' })), 'SIGNATURE_MISMATCH');
+    assert.equal(s.fetched.length, 2, 'the refresh was tried, and failed');
+    s.now += 30 * 60_000; // over an hour after the only download
+    await rejectsWith(s.verifier.verify(hook(s)), 'CERT_FETCH_FAILED');
+  });
+
   test('concurrent hooks for one URL share one download', async () => {
     const s = setup();
     await Promise.all([1, 2, 3, 4].map(() => s.verifier.verify(hook(s))));

@@ -311,7 +311,7 @@ def test_the_120_second_window_edges(ts: str, ok: bool) -> None:
 
 def test_the_clock_is_read_at_whole_seconds() -> None:
     v, _ = verifier(clock=Clock(NOW + dt.timedelta(milliseconds=999)))
-    body = hook_body(signature_timestamp="2026-06-01T12:02:30Z")
+    body = hook_body(signature_timestamp="2026-06-01T11:58:30Z")  # 120 s old at whole seconds, 120.999 s otherwise
     v.verify(sign(body), URL, body)
 
 
@@ -492,3 +492,17 @@ def test_concurrent_hooks_share_one_download() -> None:
         t.join()
     assert results == [URL] * 8
     assert fetcher.fetches == [URL]
+
+
+def test_failed_refreshes_do_not_keep_a_withdrawn_chain_past_its_maximum_age() -> None:
+    clock = Clock()
+    v, fetcher = verifier(clock=clock)
+    v.verify(sign(hook_body()), URL, hook_body())
+    del fetcher.served[URL]  # the platform took the certificate off its URL (its key leaked)
+    clock.now = NOW + dt.timedelta(minutes=45)
+    junk = hook_body(signature_timestamp="2026-06-01T12:45:00Z")
+    assert code_of(v, sign(junk, rsa_key("someone else")), URL, junk) == FailureCode.SIGNATURE_MISMATCH
+    assert len(fetcher.fetches) == 2  # the refresh was tried, and failed
+    clock.now = NOW + dt.timedelta(minutes=75)  # over an hour after the only download
+    body = hook_body(signature_timestamp="2026-06-01T13:15:00Z")
+    assert code_of(v, sign(body), URL, body) == FailureCode.CERT_FETCH_FAILED

@@ -18,8 +18,15 @@ Loader = Callable[[], ValidatedChain]
 
 @dataclass(frozen=True, eq=False)
 class CacheEntry:
+    """A chain, when it was downloaded (its age counts from then), and when a download of it was last tried."""
+
     chain: ValidatedChain
     loaded_at: _dt.datetime
+    tried_at: _dt.datetime | None = None
+
+    @property
+    def last_try(self) -> _dt.datetime:
+        return self.tried_at or self.loaded_at
 
 
 class ChainCache:
@@ -77,15 +84,16 @@ class ChainCache:
         current = self._current(key)
         if current is not None and current is not stale:
             return current
-        if stale is not None and self._clock() < stale.loaded_at + min_age:
+        if stale is not None and self._clock() < stale.last_try + min_age:
             return stale
         try:
             return self._load(key, loader, stale)
         except Exception:
             if stale is not None:
-                # Keep what we had, but count the attempt: the next refresh waits min_age again.
+                # Keep what we had, but count the attempt: the next refresh waits min_age again. Its age still
+                # counts from its download, so a chain taken off its URL is not kept alive by failed refreshes.
                 with self._lock:
-                    self._entries.setdefault(key, CacheEntry(stale.chain, self._clock()))
+                    self._entries.setdefault(key, CacheEntry(stale.chain, stale.loaded_at, self._clock()))
             raise
 
     def invalidate(self, key: str) -> None:
