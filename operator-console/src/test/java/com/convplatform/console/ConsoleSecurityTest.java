@@ -184,6 +184,71 @@ class ConsoleSecurityTest {
     }
 
     @Test
+    void anIdWithAnEncodedSeparatorCannotRetargetAnAction() {
+        String session = signIn("alice");
+        for (String path : new String[]{"/accounts/A%2Fendpoint%2Fdisable%3F/replay",
+                "/accounts/a1/certificates/x%2F..%2F..%2Freplay%3F/revoke", "/deliveries/d1%2Fretry"}) {
+            given().urlEncodingEnabled(false).cookie("quarkus-credential", session).get(path).then().statusCode(404)
+                    .body(containsString("Nothing here")).body(not(containsString("endpoint/disable")));
+        }
+    }
+
+    /** POSTs {@code path} as the signed-in {@code session}, with the CSRF token of a page, and the form given. */
+    static Response act(String session, String path, Map<String, String> form) {
+        Response page = given().cookie("quarkus-credential", session).get("/");
+        String field = page.htmlPath().getString("**.find { it.@name == 'csrf-token' }.@value");
+        return given().urlEncodingEnabled(false).cookie("quarkus-credential", session)
+                .cookie("csrf-token", page.getCookie("csrf-token")).redirects().follow(false)
+                .formParam("csrf-token", field).formParams(form).post(path);
+    }
+
+    @Test
+    void aMessageNotFoundIsNotClaimedWhenHookServiceWasNotAsked() {
+        given().cookie("quarkus-credential", signIn("alice")).queryParam("account", "acme.example")
+                .queryParam("message_id", "4711").get("/deliveries").then().statusCode(200)
+                .body(containsString("could not be looked up")).body(not(containsString("never received")));
+    }
+
+    @Test
+    void disablingAnEndpointNeedsAReason() {
+        act(signIn("alice"), "/accounts/a1/endpoint/disable", Map.of("reason", "%20%20")).then().statusCode(400)
+                .body(containsString("A reason is required"));
+    }
+
+    @Test
+    void anAuditLineCannotBeSplitByWhatTheOperatorTyped() {
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                lines.add(r.getParameters() == null
+                        ? r.getMessage()
+                        : String.format(r.getMessage(), r.getParameters()));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger audit = java.util.logging.Logger.getLogger("console.audit");
+        audit.addHandler(capture);
+        try {
+            act(signIn("alice"), "/accounts/a1%0Aoperator=mallory%20action=revoke-certificate/endpoint/enable",
+                    Map.of());
+        } finally {
+            audit.removeHandler(capture);
+        }
+        List<String> enabling = lines.stream().filter(l -> l.contains("action=enable-endpoint")).toList();
+        assertEquals(1, enabling.size(), lines.toString());
+        assertFalse(enabling.get(0).contains("\n"), enabling.get(0));
+        assertTrue(enabling.get(0).contains("target=a1\\u000aoperator=mallory"), enabling.get(0));
+    }
+
+    @Test
     void anUnknownPageIsAPageNotJson() {
         given().cookie("quarkus-credential", signIn("alice")).get("/no-such-page").then().statusCode(404)
                 .contentType(containsString("text/html")).body(containsString("Nothing here"));

@@ -23,8 +23,27 @@ public class Operator {
         return identity.isAnonymous() ? "anonymous" : identity.getPrincipal().getName();
     }
 
-    /** One line per action: who did what to which object, and how it ended. */
+    /**
+     * One line per action: who did what to which object, and how it ended. The target and outcome carry what the
+     * operator typed (a reason, an id from the path): their control characters are escaped, so that none of them can
+     * start a line of its own in a plain-text log.
+     */
     public void audit(String action, String target, String outcome) {
-        AUDIT.infof("operator=%s action=%s target=%s outcome=%s", name(), action, target, outcome);
+        AUDIT.infof("operator=%s action=%s target=%s outcome=%s", name(), action, oneLine(target), oneLine(outcome));
+    }
+
+    static String oneLine(String value) {
+        if (value == null) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder(value.length());
+        value.codePoints().forEach(c -> {
+            if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
+                out.append(String.format("\\u%04x", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.toString();
     }
 }

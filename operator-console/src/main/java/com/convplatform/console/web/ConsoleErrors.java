@@ -1,14 +1,18 @@
 package com.convplatform.console.web;
 
+import java.util.regex.Pattern;
+
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import com.convplatform.support.ApiKeys;
 
@@ -32,6 +36,20 @@ public class ConsoleErrors {
     static ApiKeys noKeys() {
         return ApiKeys.of();
     }
+
+    /**
+     * A path segment holding an encoded {@code / ? # \ .} names nothing of the console: Quarkus REST matches the raw
+     * path and hands the decoded segment on, and the pages build form actions and redirects from it, so
+     * {@code /accounts/A%2Fendpoint%2Fdisable%3F/replay} would render a "Replay" button that disables an endpoint.
+     */
+    @ServerRequestFilter(preMatching = true)
+    public void noEncodedSeparators(ContainerRequestContext request) {
+        if (ENCODED_SEPARATOR.matcher(request.getUriInfo().getRequestUri().getRawPath()).find()) {
+            throw new NotFoundException();
+        }
+    }
+
+    private static final Pattern ENCODED_SEPARATOR = Pattern.compile("%(2[fF]|3[fF]|23|5[cC]|2[eE])");
 
     @ServerExceptionMapper(priority = Priorities.USER - 100)
     public Response unexpected(Throwable e) {

@@ -160,7 +160,8 @@ public class ConsolePages {
                 () -> hook.deliveries(null, id, null, null, null, RECENT, null));
         Outcome<List<UploadApi.User>> users = a.ok()
                 ? Outcome.of("upload-service", () -> upload.users(a.value().businessId()))
-                : new Outcome<>(List.of(), null, 200);
+                : new Outcome<>(List.of(), "Not looked up: the account's business id is needed, and the account"
+                        + " could not be read", a.status());
         Outcome<List<UploadApi.Message>> uploads = Outcome.of("upload-service",
                 () -> upload.messages(id, RECENT, null));
         return page(account).data("id", id).data("a", a).data("clients", clients).data("certs", certs)
@@ -214,9 +215,13 @@ public class ConsolePages {
         query.put("status", wantedStatus);
         query.put("since", window);
         query.put("message_id", message == null ? "" : message.toString());
-        String next = more
-                ? Paged.query(query, "before", Formats.iso(shown.get(shown.size() - 1).createdAt()))
-                : null;
+        String next = null;
+        if (more) { // the last row's time and id: rows of one intake batch share their created_at
+            HookApi.Delivery last = shown.get(shown.size() - 1);
+            Map<String, String> older = new LinkedHashMap<>(query);
+            older.put("before", Formats.iso(last.createdAt()));
+            next = Paged.query(older, "before_id", last.deliveryId());
+        }
         return page(deliveries).data("account", accountQuery).data("status", wantedStatus).data("since", window)
                 .data("messageId", message == null ? "" : message.toString()).data("chosen", chosen)
                 .data("problem", problem).data("rows", rows).data("shown", shown).data("names", names(byId))
@@ -286,15 +291,17 @@ public class ConsolePages {
     @POST
     @Path("accounts/{id}/endpoint/disable")
     public Response disable(@RestPath String id, @RestForm String reason) {
-        String why = reason == null || reason.isBlank() ? null : reason.strip();
-        if (why != null && why.length() > 500) {
-            return Response.status(400).entity(page(result).data("message", "A reason is at most 500 characters.")
-                    .data("back", "/accounts/" + id)).type(MediaType.TEXT_HTML).build();
+        String why = reason == null ? "" : reason.strip();
+        if (why.isEmpty() || why.length() > 500) { // the audit line says why the account's hooks were held
+            return Response.status(400).entity(page(result).data("message", why.isEmpty()
+                    ? "A reason is required: say why the account's hooks are held."
+                    : "A reason is at most 500 characters.").data("back", "/accounts/" + id))
+                    .type(MediaType.TEXT_HTML).build();
         }
         Outcome<HookApi.Endpoint> done = Outcome.of("hook-service",
                 () -> hook.disable(id, new HookApi.DisableRequest(why)));
         operator.audit("disable-endpoint", id, done.ok()
-                ? "disabled (" + (why == null ? "no reason" : why) + ")"
+                ? "disabled (" + why + ")"
                 : done.error());
         return done.ok()
                 ? seeOther("/accounts/" + id + "?notice=disabled")
