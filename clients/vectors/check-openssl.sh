@@ -4,7 +4,8 @@
 #   Signature and Signature-256 headers), and makes SHA1withECDSA and SHA256withECDSA signatures that openssl
 #   verifies with the client certificate; openssl refuses every SIGNATURE_MISMATCH vector;
 # - examples/verify-hook.sh agrees with hooks.json on every single-hook case, except the listed ones where the
-#   example is deliberately simpler (see DIFFERS below).
+#   example is deliberately simpler (see DIFFERS below), and refuses a signing certificate that names the host only
+#   in its subject CN (a certificate made here: the vectors have none).
 # Needs sh, openssl, jq. Prints one line per check and a summary; exit status 1 on any disagreement.
 set -eu
 cd "$(dirname "$0")"
@@ -74,5 +75,30 @@ while [ "$i" -lt "$n" ]; do
     *) [ "$got" = "$want" ] && ok || bad "$name: example says $got, the vectors say $expected" ;;
   esac
 done
+
+# --- hooks: a signing certificate that names the host only in its subject CN (no DNS SAN) is refused, as spec 5.2 and
+# the kits do (openssl's -verify_hostname alone accepts it); the same certificate with the host as a DNS SAN verifies.
+# Made here with openssl, on a root of its own: hooks.json has no such case.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/cn-root.key" -out "$work/cn-root.pem" -days 2 \
+  -subj /CN=check-openssl-root -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign \
+  >/dev/null 2>&1
+printf '{"signature_timestamp":"%s"}' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$work/cn-hook"
+for san in "" "subjectAltName=DNS:hooks.platform.test"; do
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/cn-leaf.key" -out "$work/cn-leaf.pem" -days 1 \
+    -subj /CN=hooks.platform.test -CA "$work/cn-root.pem" -CAkey "$work/cn-root.key" \
+    -addext basicConstraints=critical,CA:FALSE -addext keyUsage=critical,digitalSignature \
+    -addext extendedKeyUsage=serverAuth ${san:+-addext "$san"} >/dev/null 2>&1
+  jq -n --rawfile pem "$work/cn-leaf.pem" '{certificate: $pem}' >"$work/cn-doc.json"
+  sig=$(openssl dgst -sha256 -sign "$work/cn-leaf.key" "$work/cn-hook" | openssl base64 -A)
+  if CERT_DOC="$work/cn-doc.json" examples/verify-hook.sh "$work/cn-hook" "$sig" \
+      https://hooks.platform.test/platform/hooks/certificate/ platform.test "$work/cn-root.pem" >/dev/null 2>&1
+  then got=OK; else got=refused; fi
+  if [ -n "$san" ]; then
+    [ "$got" = OK ] && ok || bad "leaf with the host as a DNS SAN: example says $got, expected OK"
+  else
+    [ "$got" = refused ] && ok || bad "leaf naming the host only in its CN: example says $got, expected refused"
+  fi
+done
+
 echo "check-openssl: $pass passed, $failed failed ($compared hook cases compared)"
 [ "$failed" -eq 0 ]

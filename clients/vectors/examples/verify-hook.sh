@@ -15,6 +15,9 @@ doc=${CERT_DOC:-$dir/doc.json}
   || fail "certificate download failed"
 jq -er '.certificate | strings' "$doc" >"$dir/chain.pem" 2>/dev/null || fail "no certificate in the document"
 openssl x509 -in "$dir/chain.pem" -out "$dir/leaf.pem" 2>/dev/null || fail "certificate malformed"
+# The host must be one of its DNS SANs: openssl's -verify_hostname alone would accept the subject CN when it has none.
+openssl x509 -in "$dir/leaf.pem" -noout -ext subjectAltName 2>/dev/null | tr ',' '\n' | sed -n 's/^ *DNS://p' \
+  | grep -Fixq -e "$host" -e "*.${host#*.}" || fail "$host is not among the certificate's DNS names (SANs)"
 openssl verify -auth_level 2 -attime "$now" -verify_hostname "$host" -purpose sslserver ${ca:+-CAfile "$ca"} \
   -untrusted "$dir/chain.pem" "$dir/leaf.pem" >/dev/null 2>&1 || fail "certificate not valid for $host"
 openssl x509 -in "$dir/leaf.pem" -noout -pubkey >"$dir/pub.pem"
