@@ -14,6 +14,7 @@ import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.cache.CacheResult;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
@@ -21,7 +22,8 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
  * Webhook URLs from management-service: a failure (no answer in time, a 5xx) is retried (the GET is idempotent); a
  * refusal (another 4xx than 404: the internal key is wrong or missing) is not, as asking again gets the same answer. A
  * breaker, so outages cost no time-outs; a refusal does not open it (management-service answered, and the attempt's
- * error should name the refusal, not the breaker). Time-outs: quarkus.rest-client.management.*.
+ * error should name the refusal, not the breaker), so it is counted on its own ({@code hook_account_lookups_refused},
+ * by status: the alert HookManagementLookupsRefused). Time-outs: quarkus.rest-client.management.*.
  */
 @ApplicationScoped
 public class AccountDirectory {
@@ -37,9 +39,11 @@ public class AccountDirectory {
     }
 
     private final Management client;
+    private final MeterRegistry metrics;
 
-    public AccountDirectory(@RestClient Management client) {
+    public AccountDirectory(@RestClient Management client, MeterRegistry metrics) {
         this.client = client;
+        this.metrics = metrics;
     }
 
     /** Empty when the account does not exist; throws when the lookup failed. */
@@ -55,6 +59,7 @@ public class AccountDirectory {
             if (status == 404) {
                 return Optional.empty(); // a success for the breaker: management-service answered
             } else if (status >= 400 && status < 500) {
+                metrics.counter("hook.account_lookups.refused", "status", String.valueOf(status)).increment();
                 throw new Refused("management-service refused the lookup with " + status
                         + "; check hook.management.internal-api-key against its internal key");
             }

@@ -221,5 +221,8 @@ class ManagementOutageTest {
         assertEquals(2, lookups(account), "the refused lookup was asked again at once");
         assertTrue(attempts(account).getString("[0].error").contains("refused the lookup with 401"),
                 attempts(account).prettify());
+        // the breaker does not count it, so it is counted on its own, for the alert HookManagementLookupsRefused
+        given().get("/q/metrics").then().statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("hook_account_lookups_refused_total{status=\"401\"} 1.0"));
     }
 }
