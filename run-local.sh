@@ -24,6 +24,8 @@
 #
 # The ports may also be set in the environment: MANAGEMENT_PORT, HOOK_PORT, UPLOAD_PORT, HOOK_HTTPS_PORT,
 # CONSOLE_PORT and RECEIVER_PORT (a flag wins). The ports used are printed and written to demo/demo.env on every start.
+# CONSOLE_SESSION_KEY (32 or more characters) keeps the console's sessions over runs; without it each run makes a new
+# random one.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT="$(pwd)"
@@ -120,12 +122,12 @@ fi
 if ! grep -q '^CONSOLE_PASSWORD=' "$KEYS"; then
   echo "CONSOLE_PASSWORD=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')" >> "$KEYS"
 fi
-# ... and the key of its session cookies (the console refuses to start without one).
-if ! grep -q '^CONSOLE_SESSION_KEY=' "$KEYS"; then
-  echo "CONSOLE_SESSION_KEY=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')" >> "$KEYS"
-fi
+# The key of the console's session cookies (it refuses to start without one): the one given as CONSOLE_SESSION_KEY,
+# else a new random one on every run (sessions end with the run). Never written to the data directory.
+GIVEN_SESSION_KEY="${CONSOLE_SESSION_KEY:-}"
 # shellcheck disable=SC1090
 . "$KEYS"
+CONSOLE_SESSION_KEY="${GIVEN_SESSION_KEY:-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
 
 pids=()
 stop() {

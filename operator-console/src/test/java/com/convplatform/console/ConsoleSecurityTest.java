@@ -110,6 +110,10 @@ class ConsoleSecurityTest {
         account.then().statusCode(200).body(containsString("<h2>Recent uploads</h2>"));
         String uploads = account.htmlPath().getString(byId("uploads-unavailable"));
         assertTrue(uploads.startsWith("Recent uploads unavailable: upload-service could not be reached"), uploads);
+        // Its upload users are looked up by its business id: with the account unread, they were not looked up at all.
+        String users = account.htmlPath().getString(byId("users-unavailable"));
+        assertTrue(users.startsWith("Not looked up"), users);
+        assertNull(account.htmlPath().getString(byId("no-users")));
     }
 
     /** The HTML path of the element with this id. */
@@ -179,8 +183,14 @@ class ConsoleSecurityTest {
                 .follow(false).formParam("csrf-token", field).post("/logout");
         out.then().statusCode(303).header("Location", endsWith("/login?out=1"));
         String kept = lastSetCookie(out, "quarkus-credential");
+        // What the browser holds now: the last header's value, unless that header expired the cookie.
+        String held = kept.contains("Max-Age=0") ? "" : kept.substring(kept.indexOf('=') + 1, kept.indexOf(';'));
+        var next = given().redirects().follow(false).cookie("csrf-token", csrf);
+        if (!held.isEmpty()) {
+            next = next.cookie("quarkus-credential", held);
+        }
+        next.get("/").then().statusCode(302).header("Location", endsWith("/login"));
         assertTrue(kept.startsWith("quarkus-credential=;") && kept.contains("Max-Age=0"), kept);
-        given().redirects().follow(false).get("/").then().statusCode(302).header("Location", endsWith("/login"));
     }
 
     @Test
@@ -215,8 +225,8 @@ class ConsoleSecurityTest {
                 .body(containsString("A reason is required"));
     }
 
-    @Test
-    void anAuditLineCannotBeSplitByWhatTheOperatorTyped() {
+    /** The lines logged on {@code console.audit} while {@code action} runs, each formatted as the log writes it. */
+    static List<String> audited(Runnable action) {
         List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.logging.Handler capture = new java.util.logging.Handler() {
             @Override
@@ -237,15 +247,37 @@ class ConsoleSecurityTest {
         java.util.logging.Logger audit = java.util.logging.Logger.getLogger("console.audit");
         audit.addHandler(capture);
         try {
-            act(signIn("alice"), "/accounts/a1%0Aoperator=mallory%20action=revoke-certificate/endpoint/enable",
-                    Map.of());
+            action.run();
         } finally {
             audit.removeHandler(capture);
         }
+        return lines;
+    }
+
+    @Test
+    void anAuditLineCannotBeSplitByWhatTheOperatorTyped() {
+        String session = signIn("alice");
+        List<String> lines = audited(() -> act(session,
+                "/accounts/a1%0Aoperator=mallory%20action=revoke-certificate/endpoint/enable", Map.of()));
         List<String> enabling = lines.stream().filter(l -> l.contains("action=enable-endpoint")).toList();
         assertEquals(1, enabling.size(), lines.toString());
         assertFalse(enabling.get(0).contains("\n"), enabling.get(0));
         assertTrue(enabling.get(0).contains("target=a1\\u000aoperator=mallory"), enabling.get(0));
+    }
+
+    /** A refused CSRF post is audited with its (decoded) path: a newline encoded in it stays on the one line. */
+    @Test
+    void theAuditLineOfARefusedPostCannotBeSplitByItsPath() {
+        String session = signIn("alice");
+        List<String> lines = audited(() -> given().urlEncodingEnabled(false).cookie("quarkus-credential", session)
+                .redirects().follow(false).formParam("reason", "x")
+                .post("/accounts/a1%0Aoperator=mallory%20action=revoke-certificate/endpoint/disable").then()
+                .statusCode(403).body(containsString("id=\"csrf-refused\"")));
+        List<String> refused = lines.stream().filter(l -> l.contains("no valid CSRF token")).toList();
+        assertEquals(1, refused.size(), lines.toString());
+        assertFalse(refused.get(0).contains("\n"), refused.get(0));
+        assertTrue(refused.get(0).startsWith("operator=alice action=POST /accounts/a1\\u000aoperator=mallory"),
+                refused.get(0));
     }
 
     @Test

@@ -50,16 +50,23 @@ class StubbedServicesTest {
             }
             server.createContext("/", exchange -> {
                 String path = exchange.getRequestURI().getPath();
+                String query = String.valueOf(exchange.getRequestURI().getQuery());
                 String body = switch (path) {
                     case "/admin/v1/accounts" -> "[" + ACCOUNT + "]";
-                    case "/admin/v1/deliveries" -> "[" + delivery("d3") + "," + delivery("d2") + "," + delivery("d1")
-                            + "]"; // one intake batch: one created_at
+                    // message 13: hook-service fails; message 14: it never received it
+                    case "/admin/v1/deliveries" -> query.contains("message_id=13")
+                            ? null
+                            : query.contains("message_id=14")
+                                    ? "[]"
+                                    : "[" + delivery("d3") + "," + delivery("d2") + "," + delivery("d1")
+                                            + "]"; // one intake batch: one created_at
                     default -> null;
                 };
                 byte[] bytes = (body == null ? "{\"error_code\":\"NOT_FOUND\",\"error_message\":\"no\"}" : body)
                         .getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
+                exchange.sendResponseHeaders(body == null ? (query.contains("message_id=13") ? 503 : 404) : 200,
+                        bytes.length);
                 exchange.getResponseBody().write(bytes);
                 exchange.close();
             });
@@ -84,6 +91,23 @@ class StubbedServicesTest {
         given().cookie("quarkus-credential", ConsoleSecurityTest.signIn("alice")).get("/accounts").then()
                 .statusCode(200)
                 .body(containsString("&lt;script&gt;alert(1)&lt;/script&gt;")).body(not(containsString("<script>")));
+    }
+
+    /**
+     * "hook-service never received that event" only when hook-service answered with no delivery; when it failed, the
+     * page says so instead.
+     */
+    @Test
+    void aMessageIsSaidNeverReceivedOnlyWhenHookServiceSaysSo() {
+        String session = ConsoleSecurityTest.signIn("alice");
+        given().cookie("quarkus-credential", session).queryParam("account", "acme.example")
+                .queryParam("message_id", "13").get("/deliveries").then().statusCode(200)
+                .body(containsString("hook-service refused: NOT_FOUND: no"))
+                .body(not(containsString("never received"))).body(not(containsString("id=\"none\"")));
+        given().cookie("quarkus-credential", session).queryParam("account", "acme.example")
+                .queryParam("message_id", "14").get("/deliveries").then().statusCode(200)
+                .body(containsString("No delivery of message 14 for this account: hook-service never received that"
+                        + " event."));
     }
 
     @Test

@@ -28,11 +28,12 @@ public class CsrfRefusal {
         String method = request.getMethod();
         if (response.getStatus() == 400 && !response.hasEntity() && !HttpMethod.GET.equals(method)
                 && !HttpMethod.HEAD.equals(method) && !"true".equals(String.valueOf(request.getProperty(VERIFIED)))) {
+            // The path is the decoded one: an encoded newline in it must not start a line of its own.
             AUDIT.infof("operator=%s action=%s %s outcome=refused: no valid CSRF token",
-                    request.getSecurityContext().getUserPrincipal() == null
+                    Operator.oneLine(request.getSecurityContext().getUserPrincipal() == null
                             ? "anonymous"
-                            : request.getSecurityContext().getUserPrincipal().getName(),
-                    method, request.getUriInfo().getPath());
+                            : request.getSecurityContext().getUserPrincipal().getName()),
+                    Operator.oneLine(method), Operator.oneLine(request.getUriInfo().getPath()));
             response.setStatus(403);
             response.setEntity(page.render(), null, MediaType.TEXT_HTML_TYPE);
         }

@@ -25,14 +25,19 @@ public class Operator {
 
     /**
      * One line per action: who did what to which object, and how it ended. The target and outcome carry what the
-     * operator typed (a reason, an id from the path): their control characters are escaped, so that none of them can
-     * start a line of its own in a plain-text log.
+     * operator typed (a reason, an id from the path), and the name an identity provider's token gave: their control
+     * characters are escaped, so that none of them can start a line of its own in a plain-text log.
      */
     public void audit(String action, String target, String outcome) {
-        AUDIT.infof("operator=%s action=%s target=%s outcome=%s", name(), action, oneLine(target), oneLine(outcome));
+        AUDIT.infof("operator=%s action=%s target=%s outcome=%s", oneLine(name()), action, oneLine(target),
+                oneLine(outcome));
     }
 
-    static String oneLine(String value) {
+    /**
+     * {@code value} with its control characters, and the Unicode line and paragraph separators, written as their code
+     * (a newline becomes the six characters backslash, u, 000a).
+     */
+    public static String oneLine(String value) {
         if (value == null) {
             return null;
         }

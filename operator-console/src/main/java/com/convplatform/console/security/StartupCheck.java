@@ -17,7 +17,11 @@ public class StartupCheck {
     private static final Logger LOG = Logger.getLogger(StartupCheck.class);
     static final int MIN_PASSWORD = 12;
     static final int MIN_SESSION_KEY = 32;
-    static final int MAX_PAGE = 1000;
+    /**
+     * The largest page: a list asks the services for one row more than it shows (to know whether there is a next page),
+     * and they answer at most 1000 at once ({@code limit} 1 to 1000, refused above).
+     */
+    static final int MAX_PAGE = 999;
 
     void check(@Observes StartupEvent event, ConsoleConfig config) {
         boolean oidc = ConfigProvider.getConfig().getOptionalValue("quarkus.oidc.tenant-enabled", Boolean.class)
@@ -40,7 +44,7 @@ public class StartupCheck {
         if (config.pageSize() < 1 || config.pageSize() > MAX_PAGE) {
             throw new IllegalStateException(
                     "console.page-size is " + config.pageSize() + "; it must be 1 to " + MAX_PAGE
-                            + " (the most rows the services' operator APIs answer at once)");
+                            + " (a page asks the services for one row more, and they answer at most 1000 at once)");
         }
         for (var service : java.util.Map.of("management", config.management(), "hook", config.hook(), "upload",
                 config.upload()).entrySet()) {
