@@ -7,6 +7,7 @@ import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 
 import com.convplatform.crypto.VerificationException;
@@ -40,7 +41,7 @@ public record ValidatedChain(List<X509Certificate> certificates, Instant notBefo
     public static ValidatedChain of(List<X509Certificate> path, X509Certificate anchor) {
         Instant nb = Instant.MIN;
         Instant na = Instant.MAX;
-        for (X509Certificate c : new ValidatedChain(path, nb, na, anchor).withAnchor()) {
+        for (X509Certificate c : plusAnchor(path, anchor)) {
             Instant b = c.getNotBefore().toInstant();
             Instant a = c.getNotAfter().toInstant();
             nb = b.isAfter(nb) ? b : nb;
@@ -51,10 +52,14 @@ public record ValidatedChain(List<X509Certificate> certificates, Instant notBefo
 
     /** The path and then its anchor (when there is one): every certificate the chain's trust rests on. */
     public List<X509Certificate> withAnchor() {
+        return plusAnchor(certificates, anchor);
+    }
+
+    private static List<X509Certificate> plusAnchor(List<X509Certificate> path, X509Certificate anchor) {
         if (anchor == null) {
-            return certificates;
+            return path;
         }
-        List<X509Certificate> all = new java.util.ArrayList<>(certificates);
+        List<X509Certificate> all = new ArrayList<>(path);
         all.add(anchor);
         return all;
     }
