@@ -120,7 +120,14 @@ public class TokenService {
         if (generated && !Files.exists(file)) {
             PemFiles.writeOwnerOnly(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
         }
-        current = readKey(file);
+        try {
+            current = readKey(file);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    (generated ? "The generated JWT signing key " : "management.jwt.key-file: ")
+                            + file + " is not an EC P-256 private key in PEM (" + e.getMessage() + ")",
+                    e);
+        }
         currentSince = firstUse(current, file);
         Path prev = keyDir().resolve("previous-key.pem");
         if (generated && Files.exists(prev)) {
