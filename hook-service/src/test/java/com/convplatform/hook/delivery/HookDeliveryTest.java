@@ -178,6 +178,23 @@ public class HookDeliveryTest {
         assertEquals(eventId, delivery(account).get("event_id"));
     }
 
+    /** What the p99 of intake to delivery is read from: {@code histogram_quantile} over fixed buckets. */
+    @Test
+    void theIntakeToDeliveryTimeIsPublishedAsAHistogram() {
+        String account = account();
+        intake(event(account, 1), 202);
+        awaitHooks(account, 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        List<String> buckets = metrics.lines().filter(l -> l.startsWith("hook_intake_to_delivery_seconds_bucket"))
+                .toList();
+        assertEquals(DeliveryStore.INTAKE_TO_DELIVERY_BUCKETS.length + 1, buckets.size(), metrics);
+        assertTrue(buckets.get(0).startsWith("hook_intake_to_delivery_seconds_bucket{le=\"0.01\"}"), buckets.get(0));
+        String all = buckets.get(buckets.size() - 1);
+        assertTrue(all.startsWith("hook_intake_to_delivery_seconds_bucket{le=\"+Inf\"}"), all);
+        assertTrue(Double.parseDouble(all.substring(all.lastIndexOf(' ') + 1)) >= 1, all);
+    }
+
     @Test
     void anHttpsEndpointNamedByHostIsReachedAtTheCheckedAddressWithItsHostAndCertificate() throws Exception {
         String account = HookPlatformResource.TLS_ACCOUNT_PREFIX + UUID.randomUUID();
