@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.interceptor.Interceptor;
 
+import com.convplatform.management.token.TokenService;
 import com.convplatform.support.ConfigChecks;
 
 import io.quarkus.runtime.StartupEvent;
@@ -35,6 +36,10 @@ public class ManagementConfigChecks {
                         + " management.cert-fetch.total-timeout (" + fetch.totalTimeout() + "), the time allowed for"
                         + " the whole download, connection included",
                 "management.cert-fetch.connect-timeout", "management.cert-fetch.total-timeout");
+        TokenService.keyFileProblems(config.jwt()).forEach(problem -> checks.require(false, problem,
+                problem.startsWith("management.jwt.key-file")
+                        ? "management.jwt.key-file"
+                        : "management.jwt.published-key-files"));
         return checks;
     }
 }

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,14 +121,7 @@ public class TokenService {
         if (generated && !Files.exists(file)) {
             PemFiles.writeOwnerOnly(file, Pem.toPem(KeyPairs.ecP256().getPrivate()));
         }
-        try {
-            current = readKey(file);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    (generated ? "The generated JWT signing key " : "management.jwt.key-file: ")
-                            + file + " is not an EC P-256 private key in PEM (" + e.getMessage() + ")",
-                    e);
-        }
+        current = readKey(file);
         currentSince = firstUse(current, file);
         Path prev = keyDir().resolve("previous-key.pem");
         if (generated && Files.exists(prev)) {
@@ -138,8 +132,8 @@ public class TokenService {
     }
 
     private static ECPublicKey publicKey(Path file) {
-        String pem = PemFiles.read(file);
         try {
+            String pem = PemFiles.read(file);
             if (!pem.contains("-----BEGIN PUBLIC KEY-----")) {
                 return toSigningKey(Pem.parsePrivateKey(pem)).publicKey();
             }
@@ -257,7 +251,38 @@ public class TokenService {
     }
 
     private static SigningKey readKey(Path file) {
-        return toSigningKey(Pem.parsePrivateKey(PemFiles.read(file)));
+        try {
+            return toSigningKey(Pem.parsePrivateKey(PemFiles.read(file)));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    file + " is not a readable EC P-256 private key in PEM (" + e.getMessage()
+                            + ")",
+                    e);
+        }
+    }
+
+    /**
+     * Why the key files the settings name cannot serve, one problem each (the start-up checks list them with the other
+     * settings' problems): {@code management.jwt.key-file} must be an EC P-256 private key, each published one an EC
+     * P-256 public or private key.
+     */
+    public static List<String> keyFileProblems(ManagementConfig.Jwt jwt) {
+        List<String> problems = new ArrayList<>();
+        jwt.keyFile().ifPresent(f -> {
+            try {
+                readKey(Paths.get(f));
+            } catch (RuntimeException e) {
+                problems.add("management.jwt.key-file: " + e.getMessage());
+            }
+        });
+        for (String f : jwt.publishedKeyFiles().orElse(List.of())) {
+            try {
+                publicKey(Paths.get(f));
+            } catch (RuntimeException e) {
+                problems.add(e.getMessage());
+            }
+        }
+        return problems;
     }
 
     private static SigningKey toSigningKey(PrivateKey key) {

@@ -23,7 +23,8 @@ class BadConfigurationTest {
     public static class Broken implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("management.cert-fetch.connect-timeout", "PT10S", "management.rate-limit.window", "0s");
+            return Map.of("management.cert-fetch.connect-timeout", "PT10S", "management.rate-limit.window", "0s",
+                    "management.jwt.key-file", "/nonexistent/jwt-key.pem");
         }
     }
 
@@ -32,9 +33,13 @@ class BadConfigurationTest {
     void theServiceDoesNotStartAndSaysWhichSettingsToMend(LaunchResult result) {
         String output = result.getOutput() + result.getErrorOutput();
         assertEquals(1, result.exitCode());
-        assertTrue(output.contains("management-service cannot work with this configuration (2 problems)"), output);
+        assertTrue(output.contains("management-service cannot work with this configuration (3 problems)"), output);
         assertTrue(output.contains("management.rate-limit.window (PT0S) must be at least 1 s"), output);
         assertTrue(output.contains("management.cert-fetch.connect-timeout (PT10S) must not be longer than"
                 + " management.cert-fetch.total-timeout (PT5S)"), output);
+        assertTrue(
+                output.contains("management.jwt.key-file: /nonexistent/jwt-key.pem is not a readable EC P-256 private"
+                        + " key in PEM (Cannot read /nonexistent/jwt-key.pem)"),
+                output);
     }
 }

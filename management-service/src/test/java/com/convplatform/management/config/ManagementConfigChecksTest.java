@@ -1,13 +1,20 @@
 package com.convplatform.management.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.KeyPairs;
 
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
@@ -57,5 +64,29 @@ class ManagementConfigChecksTest {
                 "management.cert-fetch.connect-timeout (PT2S) must not be longer than management.cert-fetch.total-timeout"
                         + " (PT0S), the time allowed for the whole download, connection included"),
                 problems("management.cert-fetch.total-timeout", "0s"));
+    }
+
+    /** A key file that cannot serve stops the start with the other problems, naming the setting and the file. */
+    @Test
+    void theKeyFilesAreReadableEcP256Keys(@TempDir Path dir) throws Exception {
+        Path rsa = Files.writeString(dir.resolve("rsa.pem"), Pem.toPem(KeyPairs.rsa(2048).getPrivate()));
+        Path ec = Files.writeString(dir.resolve("ec.pem"), Pem.toPem(KeyPairs.ecP256().getPrivate()));
+        Path garbage = Files.writeString(dir.resolve("garbage.pem"), "not a key");
+        Path missing = dir.resolve("missing.pem");
+        assertEquals(List.of(), problems("management.jwt.key-file", ec.toString(),
+                "management.jwt.published-key-files", ec.toString()));
+        List<String> found = problems("management.jwt.key-file", rsa.toString(), "management.jwt.published-key-files",
+                ec + "," + garbage + "," + missing);
+        assertEquals(3, found.size(), found.toString());
+        assertTrue(found.get(0).startsWith("management.jwt.key-file: " + rsa + " is not a readable EC P-256 private"
+                + " key in PEM (The JWT signing key must be an EC P-256 key"), found.get(0));
+        assertTrue(found.get(1).startsWith("management.jwt.published-key-files: " + garbage + " is not an EC P-256"
+                + " public or private key in PEM"), found.get(1));
+        assertTrue(found.get(2).startsWith("management.jwt.published-key-files: " + missing + " is not an EC P-256"
+                + " public or private key in PEM (Cannot read " + missing), found.get(2));
+        assertTrue(problems("management.jwt.key-file", missing.toString()).get(0)
+                .startsWith("management.jwt.key-file: " + missing + " is not a readable"));
+        String rsaBody = Files.readString(rsa).lines().skip(1).findFirst().orElseThrow();
+        assertTrue(found.stream().noneMatch(p -> p.contains(rsaBody)), "a key is never written out");
     }
 }
