@@ -1,6 +1,5 @@
 package com.convplatform.support;
 
-import java.security.SecureRandom;
 import java.util.UUID;
 
 /**
@@ -16,8 +15,6 @@ import java.util.UUID;
  * made, and their random part is 74 bits rather than 122.
  */
 public final class TimeOrderedIds {
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     private TimeOrderedIds() {
     }
 
@@ -27,10 +24,10 @@ public final class TimeOrderedIds {
     }
 
     static String next(long epochMillis) {
-        long randA = RANDOM.nextInt() & 0xfffL;
-        long randB = RANDOM.nextLong() & 0x3fffffffffffffffL;
-        long high = (epochMillis & 0xffffffffffffL) << 16 | 0x7000L | randA;
-        long low = 0x8000000000000000L | randB;
-        return new UUID(high, low).toString();
+        // a version 4 UUID's random bits (its SecureRandom is made at run time, also in a native image): the low 12 of
+        // its high half, and its low half, whose variant bits are already version 7's
+        UUID random = UUID.randomUUID();
+        long high = (epochMillis & 0xffffffffffffL) << 16 | 0x7000L | random.getMostSignificantBits() & 0xfffL;
+        return new UUID(high, random.getLeastSignificantBits()).toString();
     }
 }

@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.SecureRandom;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAKey;
@@ -31,12 +30,13 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
+import com.convplatform.crypto.SecureRandoms;
+
 /**
  * Issues X.509 v3 certificates: self-signed certificates for integrators, the platform's local hook CA and leaf, and
  * every shape the tests need (expired, wrong SAN, no CA flag, path length). SHA-256 signatures throughout.
  */
 public final class CertificateBuilder {
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final PublicKey subjectKey;
     private X500Principal subject = new X500Principal("CN=unnamed");
@@ -140,7 +140,8 @@ public final class CertificateBuilder {
         try {
             JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
             X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuer,
-                    new BigInteger(127, RANDOM).add(BigInteger.ONE), Date.from(notBefore), Date.from(notAfter),
+                    new BigInteger(127, SecureRandoms.shared()).add(BigInteger.ONE), Date.from(notBefore),
+                    Date.from(notAfter),
                     subject, subjectKey);
             b.addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(subjectKey));
             b.addExtension(Extension.authorityKeyIdentifier, false,

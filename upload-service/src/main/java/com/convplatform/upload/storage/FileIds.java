@@ -1,16 +1,16 @@
 package com.convplatform.upload.storage;
 
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
+
+import com.convplatform.crypto.SecureRandoms;
 
 /**
  * A stored file's id: 48 bits of time (ms), so new ids land on the index's last page (README, "File ids", measured),
  * then 128 random bits that make it unguessable. The former all-random 32 hex digits are still accepted.
  */
 public final class FileIds {
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
     /** Lower-case hex only, so no path tricks. */
     private static final Pattern VALID = Pattern.compile("[0-9a-f]{44}|[0-9a-f]{32}");
@@ -20,7 +20,7 @@ public final class FileIds {
 
     public static String next(Clock clock) {
         byte[] random = new byte[16];
-        RANDOM.nextBytes(random);
+        SecureRandoms.shared().nextBytes(random);
         return HEX.toHexDigits(clock.millis()).substring(4) + HEX.formatHex(random);
     }
 
