@@ -26,6 +26,20 @@ public final class TlsTrust {
     /** Only the given roots. */
     public static SSLContext trusting(TrustAnchors anchors) {
         try {
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, trustManagers(anchors).getTrustManagers(), null);
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Cannot build the TLS trust store", e);
+        }
+    }
+
+    /**
+     * A PKIX trust manager factory that trusts only the given roots. Built from certificates, not from a cacerts file:
+     * a native image has no {@code java.home} to find one in.
+     */
+    public static TrustManagerFactory trustManagers(TrustAnchors anchors) {
+        try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
             int i = 0;
@@ -34,9 +48,7 @@ public final class TlsTrust {
             }
             TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX");
             tmf.init(ks);
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, tmf.getTrustManagers(), null);
-            return ctx;
+            return tmf;
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new IllegalStateException("Cannot build the TLS trust store", e);
         }

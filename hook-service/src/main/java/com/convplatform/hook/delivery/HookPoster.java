@@ -5,8 +5,6 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Paths;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
-import javax.net.ssl.TrustManagerFactory;
-
 import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.chain.TrustAnchors;
+import com.convplatform.crypto.fetch.TlsTrust;
 import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
@@ -102,16 +100,9 @@ final class HookPoster implements AutoCloseable {
             return null;
         }
         try {
-            KeyStore store = KeyStore.getInstance(Paths.get(System.getProperty("java.home"), "lib", "security",
-                    "cacerts").toFile(), (char[]) null); // the JDK's trusted CAs
             List<X509Certificate> extra = Pem.parseCertificates(PemFiles.read(Paths.get(pemFile.get())));
-            for (int i = 0; i < extra.size(); i++) {
-                store.setCertificateEntry("hook-delivery-trust-store-" + i, extra.get(i));
-            }
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trust.init(store);
-            return TrustOptions.wrap(trust);
-        } catch (GeneralSecurityException | IOException | VerificationException e) {
+            return TrustOptions.wrap(TlsTrust.trustManagers(TrustAnchors.jdkDefaults().plus(extra)));
+        } catch (RuntimeException | VerificationException e) {
             throw new IllegalArgumentException("hook.delivery.trust-store: " + pemFile.get() + " cannot be used: "
                     + e.getMessage(), e);
         }

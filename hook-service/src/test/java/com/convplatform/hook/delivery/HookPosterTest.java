@@ -15,6 +15,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,11 +27,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIHostName;
+import javax.net.ssl.X509TrustManager;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.crypto.chain.TrustAnchors;
 import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.testing.TestPki;
@@ -230,6 +233,28 @@ class HookPosterTest {
             otherName.stop(0);
             Files.deleteIfExists(trust);
         }
+    }
+
+    /** A native image has no {@code java.home}: the seam takes the JDK's roots as the JVM holds them, plus the file's. */
+    @Test
+    void theTrustStoreSeamNeedsNoJavaHome() throws Exception {
+        TestPki pki = TestPki.create();
+        Path trust = Files.createTempFile("hook-trust", ".pem");
+        Files.writeString(trust, Pem.toPem(pki.root));
+        int jdkRoots = TrustAnchors.jdkDefaults().certificates().size(); // read once, as a native image has them built in
+        String javaHome = System.getProperty("java.home");
+        io.vertx.core.net.TrustOptions options;
+        System.clearProperty("java.home");
+        try {
+            options = HookPoster.trust(Optional.of(trust.toString()));
+        } finally {
+            System.setProperty("java.home", javaHome);
+            Files.deleteIfExists(trust);
+        }
+        X509TrustManager manager = (X509TrustManager) options.getTrustManagerFactory(vertx).getTrustManagers()[0];
+        List<X509Certificate> issuers = List.of(manager.getAcceptedIssuers());
+        assertEquals(jdkRoots + 1, issuers.size(), "the JDK's roots and the file's");
+        assertTrue(issuers.contains(pki.root));
     }
 
     @Test
