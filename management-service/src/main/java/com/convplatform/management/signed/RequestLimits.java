@@ -15,6 +15,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.faulttolerance.api.Guard;
 import io.smallrye.faulttolerance.api.RateLimitException;
 import io.smallrye.faulttolerance.api.RateLimitType;
@@ -22,6 +23,9 @@ import io.smallrye.faulttolerance.api.RateLimitType;
 /** The signed API's budgets (README, Decisions); the keys are bounded, so a flood of addresses cannot grow the heap. */
 @ApplicationScoped
 @Startup
+// The budgets' cache (maximum size, expiry after access) makes nodes of this class, which Caffeine finds by name and
+// quarkus-caffeine does not register: without it the native executable fails at start.
+@RegisterForReflection(classNames = "com.github.benmanes.caffeine.cache.PSAMS")
 public class RequestLimits {
     static final int KEYS = 10_000;
 

@@ -28,6 +28,7 @@ import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
 /**
@@ -60,9 +61,12 @@ public class HookIntakeClient {
     record Batch(List<ObjectNode> events) {
     }
 
+    /** Read from a {@code Response}, so Quarkus does not register them for Jackson in a native image by itself. */
+    @RegisterForReflection
     record BatchAnswer(List<Result> results) {
     }
 
+    @RegisterForReflection
     record Result(int status, @JsonProperty("error_code") String errorCode,
             @JsonProperty("error_message") String errorMessage) {
     }
