@@ -1,5 +1,6 @@
 package com.convplatform.hook.config;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
@@ -8,6 +9,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.interceptor.Interceptor;
 
+import com.convplatform.crypto.VerificationException;
+import com.convplatform.crypto.url.HookCertUrlRule;
 import com.convplatform.hook.delivery.DeliveryWorker;
 import com.convplatform.support.ConfigChecks;
 
@@ -48,6 +51,10 @@ public class HookConfigChecks {
                         + " wait " + i + " (" + schedule.get(i - 1) + "); the waits must not get shorter", key);
             }
         }
+        String url = config.certificateUrl();
+        String urlProblem = certificateUrlProblem(url);
+        checks.require(urlProblem == null, "hook.certificate-url (" + url + ") would be refused by every receiver (spec"
+                + " 5.2): " + urlProblem, "hook.certificate-url");
         boolean keyFile = config.signingKeyFile().isPresent();
         String set = keyFile ? "hook.signing.key-file" : "hook.signing.chain-file";
         checks.require(keyFile == config.signingChainFile().isPresent(), "hook.signing.key-file and"
@@ -55,5 +62,24 @@ public class HookConfigChecks {
                 + " both, hooks would be signed with a generated local key",
                 keyFile ? "hook.signing.chain-file" : "hook.signing.key-file");
         return checks;
+    }
+
+    /**
+     * Why receivers would refuse this certificate URL (spec 5.2 step 1: https, port 443 if any, path exactly
+     * {@value HookCertUrlRule#PATH}, a host under the platform's domain), or null. The receivers' platform domain is not
+     * known here, so the host's own parent domain stands in for it: the host needs at least three labels.
+     */
+    static String certificateUrlProblem(String url) {
+        try {
+            String host = URI.create(url.trim()).getHost();
+            int dot = host == null ? -1 : host.indexOf('.');
+            if (dot < 0 || host.indexOf('.', dot + 1) < 0) {
+                return "its host must be a subdomain of the platform's domain, such as hooks.platform.example";
+            }
+            HookCertUrlRule.forDomains(host.substring(dot + 1)).check(url);
+            return null;
+        } catch (IllegalArgumentException | VerificationException e) {
+            return e.getMessage();
+        }
     }
 }

@@ -106,4 +106,26 @@ class HookConfigChecksTest {
         assertTrue(e.getMessage().startsWith("hook-service cannot work with this configuration (3 problems):\n  -"),
                 e.getMessage());
     }
+
+    /** A URL every receiver would refuse (spec 5.2 step 1) stops the start instead of every hook failing. */
+    @Test
+    void theCertificateUrlIsOneReceiversAccept() {
+        assertEquals(List.of(), problems());
+        assertEquals(List.of(),
+                problems("hook.certificate-url", "https://HOOKS.platform.example:443/platform/hooks/certificate/"));
+        String key = "hook.certificate-url";
+        for (String[] bad : new String[][]{
+                {"https://hooks.platform.example:8443/platform/hooks/certificate/", "port"},
+                {"http://hooks.platform.example/platform/hooks/certificate/", "https"},
+                {"https://hooks.platform.example/platform/hooks/certificate", "path"},
+                {"https://platform.example/platform/hooks/certificate/", "subdomain"},
+                {"not a url", ""}}) {
+            List<String> found = problems(key, bad[0]);
+            assertEquals(1, found.size(), bad[0] + ": " + found);
+            assertTrue(
+                    found.get(0).startsWith(key + " (" + bad[0] + ") would be refused by every receiver (spec 5.2): "),
+                    found.get(0));
+            assertTrue(found.get(0).contains(bad[1]), found.get(0));
+        }
+    }
 }
