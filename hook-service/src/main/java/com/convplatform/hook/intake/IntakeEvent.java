@@ -2,6 +2,7 @@ package com.convplatform.hook.intake;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
 
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotEmpty;
@@ -33,6 +34,12 @@ public record IntakeEvent(
         @JsonProperty(access = Access.WRITE_ONLY) @Size(max = 64, message = "INVALID_REQUEST_ID: request_id must be a string of at most {max} characters") @Schema(description = "Batch intake only: logged with this event's deliveries instead of the call's X-Request-Id", example = "upload-req-7") String requestId,
         @JsonProperty(access = Access.WRITE_ONLY) @Schema(type = SchemaType.STRING, description = "Batch intake: the W3C trace context of this event (its upload's), continued by its delivery instead of the call's traceparent header; one that is not a valid traceparent is ignored", example = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01") JsonNode traceparent) {
 
+    /**
+     * UTC with a capital Z, as spec 2.2 asks; Instant.parse alone also takes an offset ({@code +02:00}) and a lower-case
+     * {@code t} or {@code z}, which would reach receivers as they came.
+     */
+    private static final Pattern UTC_TIME = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z");
+
     public IntakeEvent {
         metadata = metadata == null || metadata.isNull() ? JsonNodeFactory.instance.objectNode() : metadata;
     }
@@ -46,7 +53,8 @@ public record IntakeEvent(
     @AssertTrue(message = "INVALID_TIMESTAMP: timestamp must be an ISO 8601 UTC time such as 2026-11-22T10:00:00.000Z")
     public boolean isTimestampValid() {
         try {
-            return timestamp == null || timestamp.isEmpty() || Instant.parse(timestamp) != null;
+            return timestamp == null || timestamp.isEmpty()
+                    || UTC_TIME.matcher(timestamp).matches() && Instant.parse(timestamp) != null;
         } catch (DateTimeParseException e) {
             return false;
         }

@@ -78,6 +78,8 @@ class RefusalShapeTest {
         refused(intake(with(account, "message_body", "m".repeat(64 * 1024 + 1))), 400, "FIELD_TOO_LONG");
         refused(intake(with("a".repeat(65), "user_id", "u")), 400, "FIELD_TOO_LONG");
         refused(intake(with(account, "timestamp", "2026-11-22 10:00")), 400, "INVALID_TIMESTAMP");
+        refused(intake(with(account, "timestamp", "2026-11-22T12:00:00+02:00")), 400, "INVALID_TIMESTAMP"); // UTC only
+        refused(intake(with(account, "timestamp", "2026-11-22t10:00:00z")), 400, "INVALID_TIMESTAMP");
         refused(intake(with(account, "metadata", "web")), 400, "INVALID_METADATA");
         refused(intake(List.of(event(account, 1))), 400, "INVALID_EVENT");
         refused(intake("null"), 400, "INVALID_EVENT");
