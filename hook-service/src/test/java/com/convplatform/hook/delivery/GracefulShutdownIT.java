@@ -221,18 +221,26 @@ class GracefulShutdownIT {
         return TimeUnit.NANOSECONDS.toMillis(nanos);
     }
 
-    /** Starts the built jar as a replica on a free port, with a data directory of its own, logging to target/. */
+    /**
+     * Starts the built artifact as a replica on a free port, with a data directory of its own, logging to target/: the
+     * native executable when one was built (the native workflow), else the jar.
+     */
     private Process replica(String name, String jdbc) throws IOException {
+        Path runner = Paths.get(System.getProperty("native.image.path", "target/no-native-executable"));
         Path jar = Paths.get("target", "quarkus-app", "quarkus-run.jar");
-        assertTrue(Files.exists(jar), "build the jar first (" + jar.toAbsolutePath() + ")");
+        boolean nativeRun = Files.isExecutable(runner);
+        assertTrue(nativeRun || Files.exists(jar), "build the jar first (" + jar.toAbsolutePath() + ")");
+        System.out.println("  replica " + name + ": " + (nativeRun ? "native executable " + runner : "jar " + jar));
         Path data = Files.createTempDirectory("hook-shutdown-" + name);
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar",
-                jar.toString()); // C1 only: a quicker start on a busy machine
+        // the jar with C1 only: a quicker start on a busy machine
+        ProcessBuilder pb = nativeRun
+                ? new ProcessBuilder(runner.toString(), "-Xmx256m")
+                : new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
         Map<String, String> env = pb.environment();
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
         env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbc);
