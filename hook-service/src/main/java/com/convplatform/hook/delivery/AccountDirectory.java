@@ -2,6 +2,8 @@ package com.convplatform.hook.delivery;
 
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
@@ -13,6 +15,7 @@ import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.cache.CacheResult;
@@ -38,8 +41,12 @@ public class AccountDirectory {
         Account account(@PathParam("accountId") String accountId);
     }
 
+    private static final Logger LOG = Logger.getLogger(AccountDirectory.class);
+    private static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+
     private final Management client;
     private final MeterRegistry metrics;
+    private final AtomicLong lastRefusalWarning = new AtomicLong();
 
     public AccountDirectory(@RestClient Management client, MeterRegistry metrics) {
         this.client = client;
@@ -60,8 +67,17 @@ public class AccountDirectory {
                 return Optional.empty(); // a success for the breaker: management-service answered
             } else if (status >= 400 && status < 500) {
                 metrics.counter("hook.account_lookups.refused", "status", String.valueOf(status)).increment();
-                throw new Refused("management-service refused the lookup with " + status
-                        + "; check hook.management.internal-api-key against its internal key");
+                String why = "management-service refused the lookup with " + status
+                        + "; check hook.management.internal-api-key against its internal key";
+                long now = System.nanoTime();
+                long last = lastRefusalWarning.get();
+                if ((last == 0 || now - last >= WARN_EVERY_NANOS)
+                        && lastRefusalWarning.compareAndSet(last, now == 0 ? 1 : now)) {
+                    LOG.warnf("Looking up account %s: %s. No hook of an account outside the lookup cache is sent until"
+                            + " it is mended; their deliveries wait for their retries (at most one such warning a minute;"
+                            + " hook_account_lookups_refused_total counts them all)", accountId, why);
+                }
+                throw new Refused(why);
             }
             throw e;
         }
