@@ -25,7 +25,8 @@
 # The ports may also be set in the environment: MANAGEMENT_PORT, HOOK_PORT, UPLOAD_PORT, HOOK_HTTPS_PORT,
 # CONSOLE_PORT and RECEIVER_PORT (a flag wins). The ports used are printed and written to demo/demo.env on every start.
 # CONSOLE_SESSION_KEY (32 or more characters) keeps the console's sessions over runs; without it each run makes a new
-# random one.
+# random one. The services listen on 127.0.0.1 only (their test seams, such as delivery to private networks, are on
+# here); LISTEN_HOST=0.0.0.0 opens them to the network.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT="$(pwd)"
@@ -143,6 +144,7 @@ stop() {
 trap 'stop; exit 130' INT TERM
 trap stop EXIT
 
+LISTEN_HOST="${LISTEN_HOST:-127.0.0.1}"
 start() { # name, then env assignments; the jar is <name>/target/quarkus-app/quarkus-run.jar
   local name="$1"; shift
   env "$@" java ${JAVA_OPTS:-} -jar "$ROOT/$name/target/quarkus-app/quarkus-run.jar" > "$LOGS/$name.log" 2>&1 &
@@ -151,14 +153,14 @@ start() { # name, then env assignments; the jar is <name>/target/quarkus-app/qua
 }
 : > "$DATA/pids"
 echo "== starting the services (ports: $PORTS; logs in $LOGS)"
-start management-service QUARKUS_HTTP_PORT="$MANAGEMENT_PORT" MANAGEMENT_DATA_DIR="$DATA/management" \
+start management-service QUARKUS_HTTP_PORT="$MANAGEMENT_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" MANAGEMENT_DATA_DIR="$DATA/management" \
   MANAGEMENT_ADMIN_API_KEY="$OPERATOR_KEY" MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" \
   MANAGEMENT_ADMIN_ALLOW_HTTP_WEBHOOKS=true
-start hook-service QUARKUS_HTTP_PORT="$HOOK_PORT" HOOK_DATA_DIR="$DATA/hook" HOOK_ADMIN_API_KEY="$OPERATOR_KEY" \
+start hook-service QUARKUS_HTTP_PORT="$HOOK_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" HOOK_DATA_DIR="$DATA/hook" HOOK_ADMIN_API_KEY="$OPERATOR_KEY" \
   HOOK_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" HOOK_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" \
   HOOK_MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" HOOK_LOCAL_HTTPS_PORT="$HOOK_HTTPS_PORT" \
   HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true
-start upload-service QUARKUS_HTTP_PORT="$UPLOAD_PORT" UPLOAD_DATA_DIR="$DATA/upload" \
+start upload-service QUARKUS_HTTP_PORT="$UPLOAD_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" UPLOAD_DATA_DIR="$DATA/upload" \
   UPLOAD_STORAGE_DIR="$DATA/upload/files" UPLOAD_ADMIN_API_KEY="$OPERATOR_KEY" \
   UPLOAD_JWKS_URL="http://127.0.0.1:$MANAGEMENT_PORT/platform/management/jwks.json" \
   UPLOAD_HOOK_SERVICE_URL="http://127.0.0.1:$HOOK_PORT" UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" \
