@@ -1,9 +1,8 @@
 package com.convplatform.hook.delivery;
 
+import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
@@ -42,11 +41,10 @@ public class AccountDirectory {
     }
 
     private static final Logger LOG = Logger.getLogger(AccountDirectory.class);
-    private static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final Management client;
     private final MeterRegistry metrics;
-    private final AtomicLong lastRefusalWarning = new AtomicLong();
+    private final WarningPace refusalWarnings = new WarningPace(Duration.ofMinutes(1));
 
     public AccountDirectory(@RestClient Management client, MeterRegistry metrics) {
         this.client = client;
@@ -69,10 +67,7 @@ public class AccountDirectory {
                 metrics.counter("hook.account_lookups.refused", "status", String.valueOf(status)).increment();
                 String why = "management-service refused the lookup with " + status
                         + "; check hook.management.internal-api-key against its internal key";
-                long now = System.nanoTime();
-                long last = lastRefusalWarning.get();
-                if ((last == 0 || now - last >= WARN_EVERY_NANOS)
-                        && lastRefusalWarning.compareAndSet(last, now == 0 ? 1 : now)) {
+                if (refusalWarnings.tryWarn()) {
                     LOG.warnf("Looking up account %s: %s. No hook of an account outside the lookup cache is sent until"
                             + " it is mended; their deliveries wait for their retries (at most one such warning a minute;"
                             + " hook_account_lookups_refused_total counts them all)", accountId, why);

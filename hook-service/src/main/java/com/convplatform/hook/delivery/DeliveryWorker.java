@@ -85,7 +85,7 @@ public class DeliveryWorker {
     private final Counter unattempted;
     /** Handed back unattempted since the last warning, and when that was (System.nanoTime; 0: none yet). */
     private final AtomicLong unattemptedSinceWarning = new AtomicLong();
-    private final AtomicLong lastUnattemptedWarning = new AtomicLong();
+    private final WarningPace unattemptedWarnings = new WarningPace(UNATTEMPTED_WARNING_EVERY);
     private Drained drained;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
@@ -301,10 +301,7 @@ public class DeliveryWorker {
     private void handedBackUnattempted() {
         unattempted.increment();
         unattemptedSinceWarning.incrementAndGet();
-        long now = System.nanoTime();
-        long last = lastUnattemptedWarning.get();
-        if ((last == 0 || now - last >= UNATTEMPTED_WARNING_EVERY.toNanos())
-                && lastUnattemptedWarning.compareAndSet(last, now == 0 ? 1 : now)) {
+        if (unattemptedWarnings.tryWarn()) {
             HookConfig.Delivery d = config.delivery();
             LOG.warnf("%d deliveries were claimed and handed back without an attempt (since the last such warning; at"
                     + " most one a minute, hook_deliveries_unattempted_total counts them all): each waited for its"
