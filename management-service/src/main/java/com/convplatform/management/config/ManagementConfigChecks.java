@@ -36,10 +36,7 @@ public class ManagementConfigChecks {
                         + " management.cert-fetch.total-timeout (" + fetch.totalTimeout() + "), the time allowed for"
                         + " the whole download, connection included",
                 "management.cert-fetch.connect-timeout", "management.cert-fetch.total-timeout");
-        TokenService.keyFileProblems(config.jwt()).forEach(problem -> checks.require(false, problem,
-                problem.startsWith("management.jwt.key-file")
-                        ? "management.jwt.key-file"
-                        : "management.jwt.published-key-files"));
+        TokenService.checkKeyFiles(config.jwt(), checks);
         return checks;
     }
 }

@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +52,7 @@ import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.ConfigChecks;
 import com.convplatform.support.LocalTransaction;
 
 import io.micrometer.core.instrument.Gauge;
@@ -262,27 +262,25 @@ public class TokenService {
     }
 
     /**
-     * Why the key files the settings name cannot serve, one problem each (the start-up checks list them with the other
-     * settings' problems): {@code management.jwt.key-file} must be an EC P-256 private key, each published one an EC
-     * P-256 public or private key.
+     * Adds to {@code checks} why the key files the settings name cannot serve, one problem each (the start-up checks list
+     * them with the other settings' problems): {@code management.jwt.key-file} must be an EC P-256 private key, each
+     * published one an EC P-256 public or private key.
      */
-    public static List<String> keyFileProblems(ManagementConfig.Jwt jwt) {
-        List<String> problems = new ArrayList<>();
+    public static void checkKeyFiles(ManagementConfig.Jwt jwt, ConfigChecks checks) {
         jwt.keyFile().ifPresent(f -> {
             try {
                 readKey(Paths.get(f));
             } catch (RuntimeException e) {
-                problems.add("management.jwt.key-file: " + e.getMessage());
+                checks.require(false, "management.jwt.key-file: " + e.getMessage(), "management.jwt.key-file");
             }
         });
         for (String f : jwt.publishedKeyFiles().orElse(List.of())) {
             try {
                 publicKey(Paths.get(f));
             } catch (RuntimeException e) {
-                problems.add(e.getMessage());
+                checks.require(false, e.getMessage(), "management.jwt.published-key-files");
             }
         }
-        return problems;
     }
 
     private static SigningKey toSigningKey(PrivateKey key) {
