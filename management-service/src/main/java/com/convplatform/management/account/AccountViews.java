@@ -18,6 +18,10 @@ public final class AccountViews {
     private AccountViews() {
     }
 
+    public static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "...";
+    }
+
     static final String INVALID_NAME = "INVALID_NAME: name must be 1 to 200 characters";
     static final String REQUIRE_SHA256 = "true: the account's signed requests must carry a valid Signature-256"
             + " (SHA256withRSA or SHA256withECDSA over the body); one with Signature (SHA-1) only is refused with"
@@ -64,12 +68,11 @@ public final class AccountViews {
             if (body == null || !body.isObject()) {
                 throw new ApiException(400, "MISSING_FIELD", "Send a JSON object: {\"" + FIELD + "\": true}");
             }
-            for (var names = body.fieldNames(); names.hasNext();) {
-                String name = names.next();
-                if (!name.equals(FIELD)) {
-                    throw new ApiException(400, "FIELD_NOT_CHANGEABLE", "'" + abbreviate(name) + "' cannot be"
-                            + " changed: only " + FIELD + " can; name, fqdn, business_id and webhook_url are fixed"
-                            + " when the account is created");
+            for (var field : body.properties()) {
+                if (!field.getKey().equals(FIELD)) {
+                    throw new ApiException(400, "FIELD_NOT_CHANGEABLE", "'" + abbreviate(field.getKey(), 40)
+                            + "' cannot be changed: only " + FIELD + " can; name, fqdn, business_id and webhook_url"
+                            + " are fixed when the account is created");
                 }
             }
             JsonNode value = body.get(FIELD);
@@ -78,10 +81,6 @@ public final class AccountViews {
                         FIELD + " must be true or false (JSON booleans)");
             }
             return new AccountSettings(value.booleanValue());
-        }
-
-        private static String abbreviate(String s) {
-            return s.length() <= 40 ? s : s.substring(0, 40) + "...";
         }
     }
 

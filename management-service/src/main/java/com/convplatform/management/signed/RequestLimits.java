@@ -54,9 +54,8 @@ public class RequestLimits {
 
     /** The verifier's download gate. */
     public void checkDownload(String fqdn, CertificateUrl url) throws VerificationException {
-        long waitMillis = take(downloads, fqdn);
+        long waitMillis = take(downloads, fqdn, "download");
         if (waitMillis > 0) {
-            metrics.counter("management.rate_limited", "limit", "download").increment();
             throw new VerificationException(FailureCode.CERT_FETCH_BUSY, downloads.limit
                     + " certificate chains were downloaded for the account " + fqdn + " in the last "
                     + window.toSeconds() + " s (the most); " + url + " was not downloaded. Send the request again in "
@@ -66,9 +65,8 @@ public class RequestLimits {
     }
 
     private void check(Budget budget, String key, String kind, String whose) {
-        long waitMillis = take(budget, key);
+        long waitMillis = take(budget, key, kind);
         if (waitMillis > 0) {
-            metrics.counter("management.rate_limited", "limit", kind).increment();
             int retry = seconds(waitMillis);
             throw new ApiException(429, "RATE_LIMITED", budget.limit + " signed requests " + whose + key
                     + " in the last " + window.toSeconds() + " s are the most allowed (" + budget.setting
@@ -85,8 +83,8 @@ public class RequestLimits {
                 Caffeine.newBuilder().maximumSize(KEYS).expireAfterAccess(window.multipliedBy(2)).build());
     }
 
-    /** 0 when the key may go ahead (one permit taken), otherwise the milliseconds until it may. */
-    private long take(Budget budget, String key) {
+    /** 0 when the key may go ahead (one permit taken), otherwise the milliseconds until it may (counted as kind). */
+    private long take(Budget budget, String key, String kind) {
         if (budget.limit == 0) {
             return 0;
         }
@@ -96,6 +94,7 @@ public class RequestLimits {
                     .get(() -> Boolean.TRUE, Boolean.class);
             return 0;
         } catch (RateLimitException e) {
+            metrics.counter("management.rate_limited", "limit", kind).increment();
             return Math.max(1, e.getRetryAfterMillis());
         }
     }

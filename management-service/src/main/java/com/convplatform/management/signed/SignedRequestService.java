@@ -11,6 +11,7 @@ import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.management.account.AccountService;
+import com.convplatform.management.account.AccountViews;
 import com.convplatform.management.account.AccountViews.ClientList;
 import com.convplatform.management.block.CertificateBlocks;
 import com.convplatform.management.signed.SignedApiResource.Headers;
@@ -65,7 +66,7 @@ public class SignedRequestService {
         Verified v = verify(body, headers, source, true);
         String clientId = v.json.get("client_id").asText();
         if (!accounts.isClientOf(v.account.id(), clientId)) {
-            throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + abbreviate(clientId)
+            throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + AccountViews.abbreviate(clientId, 80)
                     + " does not belong to the account of " + v.account.fqdn()
                     + "; list the account's clients with the client enumeration operation");
         }
@@ -111,7 +112,7 @@ public class SignedRequestService {
         }
         String fqdn = json.get("fqdn").asText();
         AccountService.Signer account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
-                "No account is registered for the FQDN '" + abbreviate(fqdn) + "'"));
+                "No account is registered for the FQDN '" + AccountViews.abbreviate(fqdn, 80) + "'"));
         limits.checkAccount(account.fqdn());
         // The account's policy, before any certificate work: a request it will refuse costs no chain download.
         if (h.signature256() == null && accounts.requiresSha256(account.id())) {
@@ -126,9 +127,8 @@ public class SignedRequestService {
             ManagementRequestVerifier.Verified verified = verifier.verify(request,
                     uuid -> accounts.activeCertificate(account.id(), uuid));
             blocks.check(verified.chain());
-            metrics.counter("management.signed.accepted", "signatures", verified.sha256()
-                    ? (verified.algorithms().size() == 2 ? "both" : "sha256")
-                    : "sha1").increment();
+            metrics.counter("management.signed.accepted", "signatures",
+                    verified.sha256() ? (verified.algorithms().size() == 2 ? "both" : "sha256") : "sha1").increment();
         } catch (VerificationException e) {
             // a busy certificate host is not the request's fault: the same request may succeed later
             boolean busy = e.code() == FailureCode.CERT_FETCH_BUSY;
@@ -146,9 +146,5 @@ public class SignedRequestService {
     private ApiException refuse(int status, String code, String message, int retryAfterSeconds) {
         metrics.counter("management.signed.rejections", "code", code).increment();
         return new ApiException(status, code, message, retryAfterSeconds);
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 80 ? s : s.substring(0, 80) + "...";
     }
 }

@@ -29,7 +29,6 @@ import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.bouncycastle.jce.ECNamedCurveTable;
@@ -86,6 +85,22 @@ public class TokenService {
             @Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId) {
     }
 
+    @Schema(description = "The key that signs tokens now")
+    public record SigningKeyState(
+            @Schema(description = "Its JWKS key id (RFC 7638 thumbprint), the kid of every token it signs", example = "3q2-7wZ4bU0zJg9nq1rj1rO5cWKcDp7xM6Y8uZb0A0E") String kid,
+            @Schema(example = "ES256") String algorithm,
+            @Schema(description = "generated: made and kept under management.data-dir, rotated by POST /admin/v1/jwt/rotate;"
+                    + " key-file: management.jwt.key-file, rotated by replacing the file (docs/operations.md, Keys and"
+                    + " their rotation)", enumeration = {
+                            "generated", "key-file"}, example = "key-file") String source,
+            @Schema(description = "When the platform first signed with it: recorded by the first replica that loaded it, as"
+                    + " the earlier of then and its file's date (the gauge"
+                    + " management_jwt_signing_key_created_timestamp_seconds)", example = "2026-09-01T08:00:00Z") Instant firstUsedAt,
+            @Schema(description = "first_used_at plus max_age: the date by which to rotate it (the alert"
+                    + " ManagementJwtKeyOld fires after it)", example = "2026-11-30T08:00:00Z") Instant rotateBy,
+            @Schema(description = "The rotation policy: the oldest a signing key should be (ISO-8601)", example = "P90D") String maxAge){
+    }
+
     private record SigningKey(String kid, PrivateKey privateKey, ECPublicKey publicKey) {
     }
 
@@ -102,7 +117,7 @@ public class TokenService {
     private volatile SigningKey current;
     private volatile Instant currentSince; // when the platform first signed with it (table jwt_signing_key)
     private volatile ECPublicKey previous;
-    private List<ECPublicKey> published = List.of();
+    private final List<ECPublicKey> published;
 
     public TokenService(ManagementConfig config, Clock clock, DataSource dataSource, MeterRegistry metrics) {
         this.config = config;
@@ -112,10 +127,6 @@ public class TokenService {
                 .baseUnit("seconds").description("When the platform first signed tokens with the current signing key"
                         + " (an EC key has no date of its own; rotate it every 90 days)")
                 .register(metrics);
-    }
-
-    @PostConstruct
-    void load() {
         boolean generated = config.jwt().keyFile().isEmpty();
         Path file = generated ? keyDir().resolve("current-key.pem") : Paths.get(config.jwt().keyFile().get());
         if (generated && !Files.exists(file)) {
@@ -254,10 +265,8 @@ public class TokenService {
         try {
             return toSigningKey(Pem.parsePrivateKey(PemFiles.read(file)));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    file + " is not a readable EC P-256 private key in PEM (" + e.getMessage()
-                            + ")",
-                    e);
+            throw new IllegalArgumentException(file + " is not a readable EC P-256 private key in PEM ("
+                    + e.getMessage() + ")", e);
         }
     }
 
