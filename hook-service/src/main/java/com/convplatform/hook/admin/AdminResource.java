@@ -162,7 +162,7 @@ public class AdminResource {
     @Transactional
     public DeliveryDetail delivery(
             @PathParam("id") @Parameter(example = "0190f3c2-7a41-7c3e-9d2a-5b8e1f4a6c01") String id) {
-        Delivery d = existing(id);
+        Delivery d = existing(id, LockModeType.NONE);
         Object[] event = (Object[]) Delivery.getEntityManager()
                 .createNativeQuery("select message_id, payload, request_id from hook_event where id = ?1")
                 .setParameter(1, d.eventId).getSingleResult();
@@ -192,8 +192,7 @@ public class AdminResource {
         params.put("status", status);
         params.put("accountId", accountId);
         params.values().removeIf(Objects::isNull); // the filters given
-        List<String> where = new ArrayList<>(params.keySet().stream().map(field -> field + " = :" + field)
-                .toList());
+        List<String> where = new ArrayList<>(params.keySet().stream().map(field -> field + " = :" + field).toList());
         if (createdAfter != null) {
             params.put("after", instant("created_after", createdAfter));
             where.add("createdAt >= :after");
@@ -232,7 +231,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The attempts")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public List<AttemptView> attempts(@PathParam("id") String id) {
-        existing(id);
+        existing(id, LockModeType.NONE);
         return attemptsOf(id);
     }
 
@@ -266,8 +265,7 @@ public class AdminResource {
             + " wait for its outcome")
     public DeliveryView retry(@PathParam("id") String id) {
         // locked, so a claim or an outcome being recorded now is waited for and seen, never overwritten
-        Delivery d = Delivery.<Delivery>findByIdOptional(id, LockModeType.PESSIMISTIC_WRITE)
-                .orElseThrow(() -> new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id));
+        Delivery d = existing(id, LockModeType.PESSIMISTIC_WRITE);
         if (Delivery.DELIVERED.equals(d.status)) {
             throw new ApiException(409, "ALREADY_DELIVERED", "Delivery " + id + " was delivered; nothing to retry");
         }
@@ -375,13 +373,11 @@ public class AdminResource {
 
     private static Map<String, Long> byStatus(Instant since) {
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (String status : List.of(Delivery.PENDING, Delivery.DELIVERED, Delivery.DEAD)) {
-            counts.put(status, 0L);
-        }
-        List<Object[]> rows = Delivery.getEntityManager().createQuery(
+        List.of(Delivery.PENDING, Delivery.DELIVERED, Delivery.DEAD).forEach(status -> counts.put(status, 0L));
+        Delivery.getEntityManager().createQuery(
                 "select d.status, count(d) from Delivery d where d.createdAt >= ?1 group by d.status", Object[].class)
-                .setParameter(1, since).getResultList();
-        rows.forEach(r -> counts.put((String) r[0], ((Number) r[1]).longValue()));
+                .setParameter(1, since).getResultList()
+                .forEach(r -> counts.put((String) r[0], ((Number) r[1]).longValue()));
         return counts;
     }
 
@@ -394,8 +390,8 @@ public class AdminResource {
         }
     }
 
-    private static Delivery existing(String id) {
-        return Delivery.<Delivery>findByIdOptional(id)
+    private static Delivery existing(String id, LockModeType lock) {
+        return Delivery.<Delivery>findByIdOptional(id, lock)
                 .orElseThrow(() -> new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id));
     }
 }

@@ -26,7 +26,6 @@ import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
 import com.convplatform.crypto.hook.HookHeaders;
-import com.convplatform.crypto.hook.HookSigner;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.Delivery.EndpointState;
@@ -42,7 +41,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -58,7 +56,6 @@ public class DeliveryWorker {
     public static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
     /** After the grace, how long attempts that were cut off get to notice it before the leases are handed back. */
     private static final Duration CUT_OFF_WAIT = Duration.ofSeconds(2);
-    static final Duration UNATTEMPTED_WARNING_EVERY = Duration.ofMinutes(1);
 
     private final DeliveryStore store;
     private final AccountDirectory accounts;
@@ -83,9 +80,8 @@ public class DeliveryWorker {
     private final AtomicInteger finishedWhileStopping = new AtomicInteger();
     private final Counter releasedOnShutdown;
     private final Counter unattempted;
-    /** Handed back unattempted since the last warning, and when that was (System.nanoTime; 0: none yet). */
     private final AtomicLong unattemptedSinceWarning = new AtomicLong();
-    private final WarningPace unattemptedWarnings = new WarningPace(UNATTEMPTED_WARNING_EVERY);
+    private final WarningPace unattemptedWarnings = new WarningPace(Duration.ofMinutes(1));
     private Drained drained;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
@@ -258,7 +254,7 @@ public class DeliveryWorker {
                     Span span = tracing.attempt(c);
                     Outcome o = null;
                     Map<String, String> signatureHeaders = new LinkedHashMap<>();
-                    try (Scope ignored = span.makeCurrent()) { // its logs and the account lookup carry the trace
+                    try (var ignored = span.makeCurrent()) { // its logs and the account lookup carry the trace
                         o = attempt(c, signatureHeaders);
                         if (o != null) {
                             LOG.debugf("Delivery %s attempt %d: %s", c.id(), c.attempt(),
@@ -275,16 +271,14 @@ public class DeliveryWorker {
                         }
                     }
                 } else if (running) {
-                    store.release(c);
-                    handedBackUnattempted();
+                    handBackUnattempted(c);
                 } // else stopping: drain() hands it back with the others, in one UPDATE
             } finally {
                 turns.release();
             }
         } catch (InterruptedException e) {
             if (running) {
-                store.release(c);
-                handedBackUnattempted();
+                handBackUnattempted(c);
             } // else cut off by drain(), which hands it back with the others
         } catch (RuntimeException e) {
             LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
@@ -298,7 +292,8 @@ public class DeliveryWorker {
     }
 
     /** Warns at most once a minute: a receiver slower than its share of the lease would otherwise never be sent to. */
-    private void handedBackUnattempted() {
+    private void handBackUnattempted(DeliveryStore.Claimed c) {
+        store.release(c);
         unattempted.increment();
         unattemptedSinceWarning.incrementAndGet();
         if (unattemptedWarnings.tryWarn()) {
@@ -342,7 +337,7 @@ public class DeliveryWorker {
         try {
             URI target = URI.create(webhook.get());
             InetAddress[] addresses = poster.addresses(target); // resolved and checked once; sent to one of these
-            HookSigner.SignedHeaders signed = identity.signer().sign(body);
+            var signed = identity.signer().sign(body);
             signatureHeaders.put(HookHeaders.SIGNATURE, signed.signature());
             signatureHeaders.put(HookHeaders.CERTIFICATE_URL, signed.certificateUrl());
             Map<String, String> headers = new LinkedHashMap<>();

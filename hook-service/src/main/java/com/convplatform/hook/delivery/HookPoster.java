@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Paths;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,8 +46,6 @@ final class HookPoster implements AutoCloseable {
 
     /** Not sent, for a reason about the endpoint (its URL, its name, its addresses). */
     static final class NotSent extends Exception {
-        private static final long serialVersionUID = 1L;
-
         NotSent(String message) {
             super(message, null, false, false);
         }
@@ -100,7 +97,7 @@ final class HookPoster implements AutoCloseable {
             return null;
         }
         try {
-            List<X509Certificate> extra = Pem.parseCertificates(PemFiles.read(Paths.get(pemFile.get())));
+            var extra = Pem.parseCertificates(PemFiles.read(Paths.get(pemFile.get())));
             return TrustOptions.wrap(TlsTrust.trustManagers(TrustAnchors.jdkDefaults().plus(extra)));
         } catch (RuntimeException | VerificationException e) {
             throw new IllegalArgumentException("hook.delivery.trust-store: " + pemFile.get() + " cannot be used: "

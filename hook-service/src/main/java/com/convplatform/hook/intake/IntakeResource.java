@@ -3,13 +3,11 @@ package com.convplatform.hook.intake;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Singleton;
-import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Valid;
 import jakarta.validation.Validator;
 import jakarta.validation.constraints.NotNull;
@@ -45,9 +43,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
-import io.opentelemetry.api.trace.SpanContext;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 @Path("/internal/v1/events")
@@ -172,11 +168,10 @@ public class IntakeResource {
         }
         try {
             IntakeEvent e = json.treeToValue(node, IntakeEvent.class);
-            Optional<ConstraintViolation<IntakeEvent>> first = validator.validate(e).stream()
-                    .min(Comparator.comparing(v -> v.getPropertyPath().toString()));
-            if (first.isPresent()) {
-                throw coded(first.get().getMessage());
-            }
+            validator.validate(e).stream().min(Comparator.comparing(v -> v.getPropertyPath().toString()))
+                    .ifPresent(first -> {
+                        throw coded(first.getMessage());
+                    });
             return e;
         } catch (MismatchedInputException mistyped) {
             throw refusal(mistyped);
@@ -205,7 +200,7 @@ public class IntakeResource {
 
     /** A batch event's own traceparent when valid and of another trace than the call's; else this call's span. */
     static String trace(String eventTraceparent, String callTraceparent) {
-        SpanContext event = TraceContexts.spanContext(eventTraceparent);
+        var event = TraceContexts.spanContext(eventTraceparent);
         if (!event.isValid() || callTraceparent != null
                 && event.getTraceId().equals(TraceContexts.spanContext(callTraceparent).getTraceId())) {
             return callTraceparent;
@@ -224,7 +219,7 @@ public class IntakeResource {
 
     /** Completes once all the events are stored, on this request's event loop: no thread waits. */
     private Uni<List<DeliveryStore.Accepted>> whenStored(List<DeliveryStore.Valid> valid) {
-        Context context = Vertx.currentContext();
+        var context = Vertx.currentContext();
         List<CompletableFuture<DeliveryStore.Accepted>> futures = writer.submitAll(valid);
         return Uni.createFrom().completionStage(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)))
                 .emitOn(task -> context.runOnContext(v -> task.run()))

@@ -73,7 +73,6 @@ public class SigningIdentity {
     }
 
     private final HookConfig config;
-    private final Clock clock;
     private final HookSigner signer;
     private final PrivateKey key; // for the local HTTPS seam only
     private final CertificateDocument document;
@@ -81,10 +80,9 @@ public class SigningIdentity {
 
     public SigningIdentity(HookConfig config, Clock clock, MeterRegistry metrics) {
         this.config = config;
-        this.clock = clock;
         java.nio.file.Path dir = Paths.get(config.dataDir(), "signing"); // unless both files are set (HookConfigChecks)
         if (config.signingKeyFile().isEmpty() && !Files.exists(dir.resolve("key.pem"))) {
-            generate(dir);
+            generate(dir, clock.instant());
         }
         key = Pem.parsePrivateKey(
                 PemFiles.read(config.signingKeyFile().map(Paths::get).orElse(dir.resolve("key.pem"))));
@@ -171,9 +169,8 @@ public class SigningIdentity {
         }
     }
 
-    private void generate(java.nio.file.Path dir) {
+    private void generate(java.nio.file.Path dir, Instant now) {
         String host = URI.create(config.certificateUrl()).getHost();
-        Instant now = clock.instant();
         KeyPair caKey = KeyPairs.ecP256();
         X509Certificate ca = CertificateBuilder.forKey(caKey.getPublic()).subject("CN=Local hook signing CA")
                 .ca(0).validity(now.minus(Duration.ofHours(1)), now.plus(Duration.ofDays(3650)))
