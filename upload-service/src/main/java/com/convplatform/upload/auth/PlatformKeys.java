@@ -40,10 +40,9 @@ public class PlatformKeys {
     private final MeterRegistry metrics;
 
     public PlatformKeys(UploadConfig config, JWTAuthContextInfo context, MeterRegistry metrics) {
-        Duration every = config.jwksRefresh();
         this.keys = new KeySet(config.jwksUrl(), config.jwksMinRefresh());
         // the background download keeps the keys fresh; the cache life only matters if it stops working
-        keys.setDefaultCacheDuration(every.multipliedBy(2).toSeconds());
+        keys.setDefaultCacheDuration(config.jwksRefresh().multipliedBy(2).toSeconds());
         keys.setRetainCacheOnErrorDuration(Duration.ofMinutes(RETAIN_ON_ERROR_MINUTES).toSeconds());
         // jose4j skips a download within 300 ms of the last: a key published just after a background download would be
         // refused (and spend the floor). The floor is the throttle.

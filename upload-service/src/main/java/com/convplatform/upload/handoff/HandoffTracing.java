@@ -38,9 +38,7 @@ public class HandoffTracing {
     /** Starts each event's span, backdated to when it was written. */
     List<Span> start(List<OutboxSender.Claimed> batch) {
         List<Span> spans = batch.stream().map(c -> start(c, batch.size())).toList();
-        for (int i = 1; i < spans.size(); i++) {
-            spans.get(i).addLink(spans.get(0).getSpanContext());
-        }
+        spans.subList(1, spans.size()).forEach(span -> span.addLink(spans.get(0).getSpanContext()));
         return spans;
     }
 

@@ -196,10 +196,7 @@ public class OutboxSender {
         OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
         return LocalTransaction.run(dataSource, "Handing back this replica's outbox events", c -> {
             try (PreparedStatement release = c.prepareStatement(RELEASE_HELD)) {
-                release.setObject(1, now);
-                release.setString(2, ownClaim);
-                release.setObject(3, now);
-                return release.executeUpdate();
+                return LocalTransaction.bind(release, now, ownClaim, now).executeUpdate();
             }
         });
     }
@@ -327,18 +324,14 @@ public class OutboxSender {
             for (int attempt = 0; attempt < 5; attempt++) {
                 OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
                 List<Claimed> due = new ArrayList<>(BATCH);
-                select.setObject(1, now);
-                select.setInt(2, BATCH);
-                try (ResultSet r = select.executeQuery()) {
+                try (ResultSet r = LocalTransaction.bind(select, now, BATCH).executeQuery()) {
                     while (r.next()) {
                         OffsetDateTime storedAt = r.getObject(6, OffsetDateTime.class);
                         due.add(new Claimed(r.getString(1), event(r.getString(2), r.getString(3)), r.getString(5),
                                 storedAt == null ? null : storedAt.toInstant(), r.getInt(7) + 1));
-                        update.setString(1, ownClaim); // handed back by drain() on shutdown
-                        update.setObject(2, now.plus(LEASE));
-                        update.setString(3, r.getString(1));
-                        update.setObject(4, r.getObject(4, OffsetDateTime.class));
-                        update.addBatch();
+                        // ownClaim: handed back by drain() on shutdown
+                        LocalTransaction.bind(update, ownClaim, now.plus(LEASE), r.getString(1),
+                                r.getObject(4, OffsetDateTime.class)).addBatch();
                     }
                 }
                 if (due.isEmpty()) {

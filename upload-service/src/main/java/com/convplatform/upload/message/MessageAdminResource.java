@@ -29,6 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.convplatform.support.ApiException;
+import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -101,11 +102,8 @@ public class MessageAdminResource {
         int n = QueryParameters.limit(limit, PAGE, MAX_PAGE);
         long before = cursor(beforeId);
         try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(SELECT_PAGE)) {
-            q.setString(1, accountId);
-            q.setLong(2, before);
-            q.setInt(3, n);
             List<MessageView> page = new ArrayList<>();
-            try (ResultSet r = q.executeQuery()) {
+            try (ResultSet r = LocalTransaction.bind(q, accountId, before, n).executeQuery()) {
                 while (r.next()) {
                     boolean waiting = r.getString(10) != null;
                     page.add(new MessageView(r.getLong(1), r.getObject(2, OffsetDateTime.class).toInstant(),
