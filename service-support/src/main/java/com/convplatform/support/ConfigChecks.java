@@ -1,9 +1,12 @@
 package com.convplatform.support;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import io.quarkus.runtime.configuration.ConfigurationException;
@@ -45,6 +48,33 @@ public final class ConfigChecks {
     /** A grace period or a cache's life: zero (none) or longer, never negative. */
     public ConfigChecks notNegative(String key, Duration value) {
         return require(!value.isNegative(), key + " (" + value + ") must not be negative (zero: none)", key);
+    }
+
+    /**
+     * A base URL another service or a client is sent to: absolute, {@code http} or {@code https}, with a host and
+     * without a query, a fragment or a trailing slash (paths are appended to it). A Kubernetes service name without
+     * its scheme ({@code hook-service:8082}) parses as a URI of scheme "hook-service" and would fail only at the
+     * first call.
+     */
+    public ConfigChecks httpUrl(String key, String value) {
+        String problem = null;
+        try {
+            URI uri = new URI(value);
+            if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("http")
+                    && !uri.getScheme().equalsIgnoreCase("https") || uri.getHost() == null) {
+                problem = "is not an absolute http or https URL with a host (for example http://hook-service:8082)";
+            } else if (uri.getRawQuery() != null || uri.getRawFragment() != null || value.endsWith("/")) {
+                problem = "must not end with a slash, a query or a fragment: paths are appended to it";
+            }
+        } catch (URISyntaxException e) {
+            problem = "is not a URL: " + e.getReason();
+        }
+        return require(problem == null, key + " (" + value + ") " + problem, key);
+    }
+
+    /** A key this service sends to another one: the other side refuses every call without it. */
+    public ConfigChecks present(String key, Optional<String> value, String consequence) {
+        return require(value.filter(v -> !v.isBlank()).isPresent(), key + " is not set: " + consequence, key);
     }
 
     /** The sentences recorded so far, in order. */
