@@ -1,12 +1,14 @@
 package com.convplatform.management.config;
 
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.interceptor.Interceptor;
 
+import com.convplatform.crypto.fetch.HostOverrides;
 import com.convplatform.management.token.TokenService;
 import com.convplatform.support.ConfigChecks;
 
@@ -37,6 +39,20 @@ public class ManagementConfigChecks {
                         + " the whole download, connection included",
                 "management.cert-fetch.connect-timeout", "management.cert-fetch.total-timeout");
         TokenService.checkKeyFiles(config.jwt(), checks);
+        // the test seams' files and entries, read again by Producers once these pass: each failure names its setting
+        fetch.trustStore().ifPresent(file -> readable(checks, "management.cert-fetch.trust-store",
+                () -> Producers.readPem(file)));
+        config.trustAnchors().ifPresent(file -> readable(checks, "management.trust-anchors",
+                () -> Producers.readPem(file)));
+        readable(checks, "management.cert-fetch.resolve", () -> HostOverrides.parse(fetch.resolve().orElse(List.of())));
         return checks;
+    }
+
+    private static void readable(ConfigChecks checks, String key, Runnable read) {
+        try {
+            read.run();
+        } catch (RuntimeException e) {
+            checks.require(false, key + ": " + e.getMessage(), key);
+        }
     }
 }

@@ -58,7 +58,7 @@ public class Producers {
                 .failureMemory(fetch.failureMemory()).build();
     }
 
-    private static List<X509Certificate> readPem(String file) {
+    static List<X509Certificate> readPem(String file) {
         try {
             return Pem.parseCertificates(Files.readAllBytes(Paths.get(file)), 1024 * 1024);
         } catch (IOException | VerificationException e) {

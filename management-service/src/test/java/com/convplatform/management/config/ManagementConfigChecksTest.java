@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -88,5 +90,27 @@ class ManagementConfigChecksTest {
                 .startsWith("management.jwt.key-file: " + missing + " is not a readable"));
         String rsaBody = Files.readString(rsa).lines().skip(1).findFirst().orElseThrow();
         assertTrue(found.stream().noneMatch(p -> p.contains(rsaBody)), "a key is never written out");
+    }
+
+    /** The test seams' files and host overrides: one that cannot be read names its setting, with the others. */
+    @Test
+    void theSeamsFilesAndOverridesAreReadable(@TempDir Path dir) throws Exception {
+        Path garbage = Files.writeString(dir.resolve("roots.pem"), "not a certificate");
+        Path missing = dir.resolve("missing.pem");
+        List<String> found = problems("management.cert-fetch.trust-store", garbage.toString(),
+                "management.trust-anchors", missing.toString(), "management.cert-fetch.resolve",
+                "client.example=127.0.0.1");
+        assertEquals(3, found.size(), found.toString());
+        assertTrue(found.get(0).startsWith("management.cert-fetch.trust-store: Cannot read the PEM certificates in "
+                + garbage), found.get(0));
+        assertTrue(found.get(1).startsWith("management.trust-anchors: Cannot read the PEM certificates in " + missing),
+                found.get(1));
+        assertEquals("management.cert-fetch.resolve: Not of the form host=address:port: 'client.example=127.0.0.1'",
+                found.get(2));
+        Path roots = Files.writeString(dir.resolve("good.pem"), Pem.toPem(List.of(CertificateBuilder.selfSigned(
+                KeyPairs.ecP256(), "root", Instant.now().plus(Duration.ofDays(1))))));
+        assertEquals(List.of(), problems("management.cert-fetch.trust-store", roots.toString(),
+                "management.trust-anchors", roots.toString(), "management.cert-fetch.resolve",
+                "client.example=127.0.0.1:8443"));
     }
 }
