@@ -20,6 +20,12 @@ public interface ConsoleConfig {
      */
     Optional<String> sessionKey();
 
+    /**
+     * Signs the CSRF tokens ({@code quarkus.rest-csrf.token-signature-key}); optional (unset or empty: unsigned), at
+     * least 32 characters when set, the same on every replica.
+     */
+    Optional<String> csrfKey();
+
     /** Whether the session and CSRF cookies carry {@code Secure}: true unless the console is served over plain HTTP. */
     @WithDefault("true")
     boolean secureCookies();
@@ -34,7 +40,10 @@ public interface ConsoleConfig {
     Service upload();
 
     interface Service {
-        /** Its base URL. */
+        /**
+         * Its base URL: absolute, {@code http} or {@code https}, with a host, without a query, a fragment or a trailing
+         * slash (the clients' paths are appended to it); checked at start.
+         */
         String url();
 
         /** Its operator key ({@code *.admin.api-key} of that service); required. */

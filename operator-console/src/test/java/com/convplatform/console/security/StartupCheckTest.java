@@ -3,8 +3,10 @@ package com.convplatform.console.security;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Proxy;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,11 +28,20 @@ class StartupCheckTest {
     }
 
     private static ConsoleConfig console(String sessionKey, int pageSize) {
-        ConsoleConfig.Service service = settings(ConsoleConfig.Service.class,
-                Map.of("url", "http://127.0.0.1:1", "apiKey", Optional.of("an-operator-key")));
-        return settings(ConsoleConfig.class, Map.of("password", Optional.of("a-long-enough-password"), "sessionKey",
-                Optional.ofNullable(sessionKey), "management", service, "hook", service, "upload", service,
-                "pageSize", pageSize));
+        return console(sessionKey, pageSize, Map.of());
+    }
+
+    /** A console that would start, but for {@code overrides} (by method name: "csrfKey", "hook", ...). */
+    private static ConsoleConfig console(String sessionKey, int pageSize, Map<String, Object> overrides) {
+        Map<String, Object> values = new HashMap<>(Map.of("password", Optional.of("a-long-enough-password"),
+                "sessionKey", Optional.ofNullable(sessionKey), "management", service("http://127.0.0.1:1"), "hook",
+                service("http://127.0.0.1:1"), "upload", service("http://127.0.0.1:1"), "pageSize", pageSize));
+        values.putAll(overrides);
+        return settings(ConsoleConfig.class, values);
+    }
+
+    private static ConsoleConfig.Service service(String url) {
+        return settings(ConsoleConfig.Service.class, Map.of("url", url, "apiKey", Optional.of("an-operator-key")));
     }
 
     @Test
@@ -58,5 +69,55 @@ class StartupCheckTest {
         }
         assertDoesNotThrow(() -> check.check(null, console("x".repeat(32), 999)));
         assertDoesNotThrow(() -> check.check(null, console("x".repeat(32), 1)));
+    }
+
+    @Test
+    void aShortCsrfKeyStopsTheConsole() {
+        StartupCheck check = new StartupCheck();
+        // quarkus-rest-csrf checks the length only when it signs a token, on every page: each would fail with 500.
+        for (String key : new String[]{"x", "x".repeat(31), " ".repeat(3)}) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> check.check(null, console("x".repeat(32), 50, Map.of("csrfKey", Optional.of(key)))));
+            assertEquals("console.csrf-key (CONSOLE_CSRF_KEY) is shorter than 32 characters: it signs the CSRF tokens,"
+                    + " and a shorter key fails every page; set 32 or more random characters, the same on every"
+                    + " replica (openssl rand -base64 32), or leave it unset", e.getMessage());
+        }
+        for (String key : new String[]{"x".repeat(32), "x".repeat(44), ""}) {
+            assertDoesNotThrow(
+                    () -> check.check(null, console("x".repeat(32), 50, Map.of("csrfKey", Optional.of(key)))));
+        }
+        assertDoesNotThrow(() -> check.check(null, console("x".repeat(32), 50, Map.of("csrfKey", Optional.empty()))));
+    }
+
+    @Test
+    void aServiceUrlThatIsNotAnAbsoluteHttpUrlStopsTheConsole() {
+        StartupCheck check = new StartupCheck();
+        for (String name : new String[]{"management", "hook", "upload"}) {
+            // A Kubernetes name without its scheme, no scheme at all, another scheme, no host, a space, and the ones
+            // that the clients' paths could not be appended to.
+            for (String url : new String[]{"hook-service:8082", "hook-service", "//hook-service", "ftp://hook-service",
+                    "http://", "http:///admin", "http://hook service", "http://hook-service/",
+                    "http://hook-service?a=1",
+                    "http://hook-service#a"}) {
+                IllegalStateException e = assertThrows(IllegalStateException.class,
+                        () -> check.check(null, console("x".repeat(32), 50, Map.of(name, service(url)))));
+                assertTrue(e.getMessage().startsWith("console." + name + ".url (" + url + ") "), e.getMessage());
+            }
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> check.check(null, console("x".repeat(32), 50, Map.of("hook", service("hook-service:8082")))));
+        assertEquals("console.hook.url (hook-service:8082) is not an absolute http or https URL with a host (for"
+                + " example http://hook-service:8082)", e.getMessage());
+        // Every bad one is named at once.
+        e = assertThrows(IllegalStateException.class, () -> check.check(null, console("x".repeat(32), 50,
+                Map.of("management", service("management-service"), "upload", service("http://upload-service/")))));
+        assertTrue(e.getMessage().startsWith("console.management.url (management-service) "), e.getMessage());
+        assertTrue(e.getMessage().contains("; console.upload.url (http://upload-service/) "), e.getMessage());
+        for (String url : new String[]{"http://hook-service", "https://hook-service.convplatform.svc:8443",
+                "http://127.0.0.1:8082", "HTTP://hook-service/platform"}) {
+            for (String name : new String[]{"management", "hook", "upload"}) {
+                assertDoesNotThrow(() -> check.check(null, console("x".repeat(32), 50, Map.of(name, service(url)))));
+            }
+        }
     }
 }
