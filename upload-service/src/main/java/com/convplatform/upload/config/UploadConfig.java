@@ -17,7 +17,7 @@ public interface UploadConfig {
     @WithDefault("./data/upload")
     String dataDir();
 
-    /** Base of {@code file_url} (this + /files/{id}/{name}). */
+    /** Base of {@code file_url} (this + /files/{id}/{name}): scheme, host, port, maybe a path, no trailing slash. */
     @WithDefault("http://localhost:8083")
     String publicBaseUrl();
 
@@ -140,14 +140,19 @@ public interface UploadConfig {
     }
 
     interface HookService {
+        /** Base of hook-service's intake (the REST client hook-intake's URL). */
         @WithDefault("http://localhost:8082")
         String url();
 
+        /** hook-service's internal key, sent as a bearer token: required (without, every hand-off is refused). */
         Optional<String> internalApiKey();
 
-        /** How often the outbox is polled. */
-        @WithDefault("1s")
-        String pollInterval();
+        /**
+         * How often the outbox is polled (OutboxSender's {@code @Scheduled} reads the property itself): a duration, so
+         * the scheduler's {@code off} or {@code disabled}, which would stop every retry, is refused at start.
+         */
+        @WithDefault("PT1S")
+        Duration pollInterval();
 
         /** On shutdown, how long the batch being posted may take before held events are handed back. */
         @WithDefault("PT10S")

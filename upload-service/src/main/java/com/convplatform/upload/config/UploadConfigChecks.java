@@ -35,7 +35,14 @@ public class UploadConfigChecks {
                 .positive("upload.body-deadline", config.bodyDeadline())
                 .notNegative("upload.hook-service.shutdown-grace", config.hookService().shutdownGrace())
                 .positive("upload.outbox.stuck-after", config.outbox().stuckAfter())
-                .positive("upload.outbox.check-interval", config.outbox().checkInterval());
+                .positive("upload.outbox.check-interval", config.outbox().checkInterval())
+                .positive("upload.hook-service.poll-interval", config.hookService().pollInterval());
+        // bases paths are appended to (the intake's /internal/v1/events, file_url's /files/...), and the JWKS's URL
+        checks.httpUrl("upload.hook-service.url", config.hookService().url())
+                .httpUrl("upload.public-base-url", config.publicBaseUrl())
+                .httpUrl("upload.jwks-url", config.jwksUrl());
+        checks.present("upload.hook-service.internal-api-key", config.hookService().internalApiKey(),
+                "hook-service refuses every hand-off (401), so no upload reaches a receiver");
         Duration refresh = config.jwksRefresh();
         checks.require(refresh.compareTo(Duration.ofSeconds(1)) >= 0,
                 "upload.jwks-refresh (" + refresh + ") must be at least 1 s", "upload.jwks-refresh");

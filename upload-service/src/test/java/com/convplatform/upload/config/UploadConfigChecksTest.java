@@ -1,14 +1,18 @@
 package com.convplatform.upload.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -17,11 +21,17 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 class UploadConfigChecksTest {
     static final long BODY = 11534336;
     static final long FIELD = 16 * 1024;
+    static final String INTERNAL_KEY = "upload.hook-service.internal-api-key";
 
+    /** The defaults, the internal key (whose default, none, cannot work) and the settings given (null: unset). */
     static UploadConfig config(String... settings) {
-        Map<String, String> values = new HashMap<>();
+        Map<String, String> values = new HashMap<>(Map.of(INTERNAL_KEY, "test-internal-key"));
         for (int i = 0; i < settings.length; i += 2) {
-            values.put(settings[i], settings[i + 1]);
+            if (settings[i + 1] == null) {
+                values.remove(settings[i]);
+            } else {
+                values.put(settings[i], settings[i + 1]);
+            }
         }
         return new SmallRyeConfigBuilder().withMapping(UploadConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter())
@@ -33,9 +43,72 @@ class UploadConfigChecksTest {
         return UploadConfigChecks.of(config(settings), BODY, FIELD).problems();
     }
 
+    /** The settings the exception that stops the start names (its config keys). */
+    static Set<String> keysNamed(String... settings) {
+        ConfigurationException stop = assertThrows(ConfigurationException.class,
+                () -> UploadConfigChecks.of(config(settings), BODY, FIELD).throwIfAny());
+        return stop.getConfigKeys();
+    }
+
     @Test
-    void theDefaultsPass() {
+    void theDefaultsPassWithTheInternalKey() {
         assertEquals(List.of(), problems());
+    }
+
+    @Test
+    void theInternalKeyOfHookServiceIsSet() {
+        String problem = INTERNAL_KEY + " is not set: hook-service refuses every hand-off (401), so no upload reaches"
+                + " a receiver";
+        assertEquals(List.of(problem), problems(INTERNAL_KEY, null));
+        assertEquals(List.of(problem), problems(INTERNAL_KEY, "  "));
+        assertEquals(Set.of(INTERNAL_KEY), keysNamed(INTERNAL_KEY, null));
+    }
+
+    @Test
+    void theUrlsAreAbsoluteHttpUrlsThatPathsCanBeAppendedTo() {
+        assertEquals(List.of("upload.hook-service.url (hook-service:8082) is not an absolute http or https URL with a"
+                + " host (for example http://hook-service:8082)"), problems("upload.hook-service.url",
+                        "hook-service:8082"));
+        assertEquals(List.of("upload.hook-service.url (http://hook-service/) must not end with a slash, a query or a"
+                + " fragment: paths are appended to it"), problems("upload.hook-service.url", "http://hook-service/"));
+        // file_url = base + /files/...: written into the events receivers get, it cannot be corrected later
+        assertEquals(List.of("upload.public-base-url (https://files.example.com/) must not end with a slash, a query or"
+                + " a fragment: paths are appended to it"), problems("upload.public-base-url",
+                        "https://files.example.com/"));
+        assertEquals(List.of("upload.public-base-url (files.example.com) is not an absolute http or https URL with a"
+                + " host (for example http://hook-service:8082)"), problems("upload.public-base-url",
+                        "files.example.com"));
+        // a bad JWKS URL: every upload refused 401, and only a warning in the log
+        assertEquals(List.of("upload.jwks-url (management-service/platform/management/jwks.json) is not an absolute"
+                + " http or https URL with a host (for example http://hook-service:8082)"),
+                problems("upload.jwks-url", "management-service/platform/management/jwks.json"));
+        assertEquals(Set.of("upload.hook-service.url", "upload.public-base-url", "upload.jwks-url"),
+                keysNamed("upload.hook-service.url", "hook-service:8082", "upload.public-base-url",
+                        "https://files.example.com/", "upload.jwks-url", "ftp://management-service/jwks.json"));
+        // what the manifests and launchers pass: a path (the JWKS), https, a port
+        assertEquals(List.of(), problems("upload.hook-service.url", "http://hook-service", "upload.jwks-url",
+                "http://management-service/platform/management/jwks.json", "upload.public-base-url",
+                "https://api.platform.example"));
+        assertEquals(List.of(), problems("upload.hook-service.url", "http://127.0.0.1:8082", "upload.public-base-url",
+                "http://localhost:8083"));
+    }
+
+    @Test
+    void theOutboxIsPolledAtAnIntervalLongerThanZero() {
+        assertEquals(List.of("upload.hook-service.poll-interval (PT0S) must be longer than zero"),
+                problems("upload.hook-service.poll-interval", "0s"));
+        assertEquals(Set.of("upload.hook-service.poll-interval"), keysNamed("upload.hook-service.poll-interval",
+                "-1s"));
+        assertEquals(List.of(), problems("upload.hook-service.poll-interval", "0.2s"));
+    }
+
+    @Test
+    void theOutboxPollIsNeverOff() {
+        // "off" would be the scheduler's "never": no retry of a failed hand-off; it is not a duration, so the mapping
+        // refuses it, naming the setting
+        RuntimeException off = assertThrows(RuntimeException.class,
+                () -> config("upload.hook-service.poll-interval", "off"));
+        assertTrue(off.getMessage().contains("upload.hook-service.poll-interval"), off.getMessage());
     }
 
     @Test
