@@ -1,6 +1,7 @@
 package com.convplatform.hook.config;
 
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -12,6 +13,7 @@ import jakarta.interceptor.Interceptor;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.url.HookCertUrlRule;
 import com.convplatform.hook.delivery.DeliveryWorker;
+import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.ConfigChecks;
 
 import io.quarkus.runtime.StartupEvent;
@@ -19,11 +21,13 @@ import io.quarkus.runtime.StartupEvent;
 /** Stops hook-service at start, before any claim, when its settings cannot work together (README). */
 @ApplicationScoped
 public class HookConfigChecks {
-    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, HookConfig config) {
-        of(config).throwIfAny();
+    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, HookConfig config,
+            Clock clock) {
+        of(config, clock).throwIfAny();
     }
 
-    public static ConfigChecks of(HookConfig config) {
+    /** The problems of {@code config}; the signing files' dates are compared with {@code clock}'s now. */
+    public static ConfigChecks of(HookConfig config, Clock clock) {
         ConfigChecks checks = ConfigChecks.of("hook-service");
         HookConfig.Delivery d = config.delivery();
         checks.positive("hook.delivery.connect-timeout", d.connectTimeout())
@@ -31,7 +35,10 @@ public class HookConfigChecks {
                 .positive("hook.delivery.poll-interval", d.pollInterval())
                 .notNegative("hook.delivery.shutdown-grace", d.shutdownGrace())
                 .notNegative("hook.management.cache-ttl", config.managementCacheTtl())
-                .positive("hook.endpoints.disable-after", config.disableAfter());
+                .positive("hook.endpoints.disable-after", config.disableAfter())
+                .httpUrl("hook.management.url", config.managementUrl())
+                .present("hook.management.internal-api-key", config.managementInternalApiKey(), "management-service"
+                        + " refuses every account lookup (401), so no hook is ever sent");
         Duration needed = DeliveryWorker.longestAttempt(d.connectTimeout(), d.readTimeout())
                 .plus(DeliveryWorker.LEASE_MARGIN);
         checks.require(d.lease().compareTo(needed) > 0, "hook.delivery.lease (" + d.lease() + ") must be longer than "
@@ -61,6 +68,7 @@ public class HookConfigChecks {
                 + " hook.signing.chain-file are set together or not at all (now only " + set + " is set): without"
                 + " both, hooks would be signed with a generated local key",
                 keyFile ? "hook.signing.chain-file" : "hook.signing.key-file");
+        SigningIdentity.checkFiles(config, clock.instant(), checks);
         return checks;
     }
 

@@ -4,14 +4,31 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import com.convplatform.crypto.pem.Pem;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.crypto.testing.TestPki;
+import com.convplatform.hook.signing.SigningIdentity;
+import com.convplatform.support.ConfigChecks;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
@@ -24,9 +41,13 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 class HookConfigChecksTest {
     static HookConfig config(String... settings) {
         Map<String, String> values = new HashMap<>(Map.of("hook.management.url", "http://localhost:8081",
-                "hook.management.cache-ttl", "PT30S"));
+                "hook.management.cache-ttl", "PT30S", "hook.management.internal-api-key", "mgmt-key"));
         for (int i = 0; i < settings.length; i += 2) {
-            values.put(settings[i], settings[i + 1]);
+            if (settings[i + 1] == null) {
+                values.remove(settings[i]); // unset
+            } else {
+                values.put(settings[i], settings[i + 1]);
+            }
         }
         return new SmallRyeConfigBuilder().withMapping(HookConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter())
@@ -34,8 +55,16 @@ class HookConfigChecksTest {
                 .getConfigMapping(HookConfig.class);
     }
 
+    /** The service's clock in these checks: now, to the second (the test PKI's CAs are valid around the real now). */
+    static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+
+    static ConfigChecks checks(String... settings) {
+        return HookConfigChecks.of(config(settings), CLOCK);
+    }
+
     static List<String> problems(String... settings) {
-        return HookConfigChecks.of(config(settings)).problems();
+        return checks(settings).problems();
     }
 
     @Test
@@ -46,7 +75,7 @@ class HookConfigChecksTest {
     @Test
     void aLeaseShorterThanAnAttemptAndItsMarginIsRefusedWithTheSettingsNamed() {
         // before this check, a 10 s lease made hook-service accept every event and deliver none, silently
-        var checks = HookConfigChecks.of(config("hook.delivery.lease", "10s"));
+        var checks = checks("hook.delivery.lease", "10s");
         ConfigurationException e = assertThrows(ConfigurationException.class, checks::throwIfAny);
         assertEquals(Set.of("hook.delivery.lease", "hook.delivery.connect-timeout", "hook.delivery.read-timeout"),
                 e.getConfigKeys());
@@ -95,14 +124,14 @@ class HookConfigChecksTest {
         List<String> chainOnly = problems("hook.signing.chain-file", "/secrets/chain.pem");
         assertTrue(chainOnly.get(0).contains("(now only hook.signing.chain-file is set): without both, hooks would be"
                 + " signed with a generated local key"), chainOnly.get(0));
-        assertEquals(List.of(), problems("hook.signing.key-file", "/k.pem", "hook.signing.chain-file", "/c.pem"));
+        List<String> both = problems("hook.signing.key-file", "/k.pem", "hook.signing.chain-file", "/c.pem");
+        assertTrue(both.stream().noneMatch(p -> p.contains("set together")), both.toString()); // read: below
     }
 
     @Test
     void everyProblemIsListedAtOnce() {
-        var e = assertThrows(ConfigurationException.class, () -> HookConfigChecks.of(config("hook.delivery.lease",
-                "10s", "hook.delivery.poll-interval", "0s", "hook.delivery.retry-schedule", "PT1M,PT1S"))
-                .throwIfAny());
+        var e = assertThrows(ConfigurationException.class, () -> checks("hook.delivery.lease", "10s",
+                "hook.delivery.poll-interval", "0s", "hook.delivery.retry-schedule", "PT1M,PT1S").throwIfAny());
         assertTrue(e.getMessage().startsWith("hook-service cannot work with this configuration (3 problems):\n  -"),
                 e.getMessage());
     }
@@ -127,5 +156,147 @@ class HookConfigChecksTest {
                     found.get(0));
             assertTrue(found.get(0).contains(bad[1]), found.get(0));
         }
+    }
+
+    /** Without the key, management-service refused every account lookup with 401 and every hook ended dead. */
+    @Test
+    void theManagementInternalKeyIsSet() {
+        String key = "hook.management.internal-api-key";
+        String problem = key + " is not set: management-service refuses every account lookup (401), so no hook is"
+                + " ever sent";
+        assertEquals(List.of(problem), problems(key, null));
+        assertEquals(List.of(problem), problems(key, "  "));
+        var e = assertThrows(ConfigurationException.class, () -> checks(key, "").throwIfAny());
+        assertEquals(Set.of(key), e.getConfigKeys());
+        assertTrue(e.getMessage().contains(problem), e.getMessage());
+    }
+
+    /** A Kubernetes service name without its scheme failed only at the first account lookup. */
+    @Test
+    void theManagementUrlIsAnAbsoluteHttpUrl() {
+        String key = "hook.management.url";
+        assertEquals(List.of(key + " (management-service:8081) is not an absolute http or https URL with a host (for"
+                + " example http://hook-service:8082)"), problems(key, "management-service:8081"));
+        assertEquals(List.of(key + " (http://management-service:8081/) must not end with a slash, a query or a"
+                + " fragment: paths are appended to it"), problems(key, "http://management-service:8081/"));
+        var e = assertThrows(ConfigurationException.class, () -> checks(key, "management-service").throwIfAny());
+        assertEquals(Set.of(key), e.getConfigKeys());
+        assertEquals(List.of(), problems(key, "https://management.platform.internal:8443"));
+    }
+
+    /** The signing files an operator would mount: a key and its chain from the test PKI, for the URL's host. */
+    private static String[] signingFiles(Path dir, KeyPair key, Instant notBefore, Instant notAfter)
+            throws IOException {
+        TestPki.Leaf leaf = PKI.leaf(key, notBefore, notAfter, "hooks.platform.example");
+        Path keyFile = Files.writeString(dir.resolve("key.pem"), Pem.toPem(key.getPrivate()));
+        Path chainFile = Files.writeString(dir.resolve("chain.pem"), Pem.toPem(leaf.chain()));
+        return new String[]{"hook.signing.key-file", keyFile.toString(), "hook.signing.chain-file",
+                chainFile.toString()};
+    }
+
+    private static final TestPki PKI = TestPki.create();
+    private static final KeyPair RSA = KeyPairs.rsa(2048);
+
+    @Test
+    void signingFilesOfOneRotationWithinTheirDatesPass(@TempDir Path dir) throws IOException {
+        assertEquals(List.of(), problems(signingFiles(dir, RSA, NOW.minus(Duration.ofDays(1)), NOW.plus(
+                Duration.ofDays(90)))));
+        // the dates are compared at whole seconds, the last second of Not After included (as receivers do)
+        assertEquals(List.of(), problems(signingFiles(dir, RSA, NOW, NOW)));
+    }
+
+    /** An expired signing certificate started cleanly, then every receiver refused every hook (CERT_EXPIRED). */
+    @Test
+    void anExpiredSigningCertificateStopsTheStartWithItsSubjectAndDates(@TempDir Path dir) throws IOException {
+        Instant from = NOW.minus(Duration.ofDays(90));
+        Instant to = NOW.minusSeconds(1);
+        String[] files = signingFiles(dir, RSA, from, to);
+        var e = assertThrows(ConfigurationException.class, () -> checks(files).throwIfAny());
+        assertEquals(Set.of("hook.signing.chain-file"), e.getConfigKeys());
+        assertTrue(e.getMessage().startsWith("hook-service cannot work with this configuration (1 problem):"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("the signing certificate, the first of hook.signing.chain-file ("
+                + files[3] + ") (CN=hooks.platform.example), is valid from " + from + " to " + to + " and has"
+                + " expired (now " + NOW + "): receivers refuse every hook (CERT_EXPIRED); set hook.signing.key-file"
+                + " and hook.signing.chain-file from a new rotation"), e.getMessage());
+    }
+
+    @Test
+    void aSigningCertificateNotValidYetStopsTheStart(@TempDir Path dir) throws IOException {
+        Instant from = NOW.plusSeconds(1);
+        Instant to = NOW.plus(Duration.ofDays(90));
+        String[] files = signingFiles(dir, RSA, from, to);
+        var e = assertThrows(ConfigurationException.class, () -> checks(files).throwIfAny());
+        assertEquals(Set.of("hook.signing.chain-file"), e.getConfigKeys());
+        assertTrue(e.getMessage().contains("(CN=hooks.platform.example), is valid from " + from + " to " + to
+                + " and is not valid yet (now " + NOW + "): receivers refuse every hook (CERT_NOT_YET_VALID)"),
+                e.getMessage());
+    }
+
+    /** A 1024-bit RSA key signs and verifies, yet receivers (KeyPolicy) refuse it: CERT_KEY_UNSUPPORTED. */
+    @Test
+    void aSigningKeyReceiversRefuseStopsTheStart(@TempDir Path dir) throws IOException {
+        Instant from = NOW.minus(Duration.ofDays(1));
+        Instant to = NOW.plus(Duration.ofDays(90));
+        String[] files = signingFiles(dir, KeyPairs.rsa(1024), from, to);
+        var e = assertThrows(ConfigurationException.class, () -> checks(files).throwIfAny());
+        assertEquals(Set.of("hook.signing.key-file", "hook.signing.chain-file"), e.getConfigKeys());
+        assertTrue(e.getMessage().contains("the key of hook.signing.key-file (" + files[1] + ") and of the signing"
+                + " certificate, the first of hook.signing.chain-file (" + files[3] + ") (CN=hooks.platform.example,"
+                + " valid from " + from + " to " + to + "), is one receivers refuse: The RSA key has 1024 bits; 2048"
+                + " to 8192 are accepted; they refuse every hook (CERT_KEY_UNSUPPORTED)"), e.getMessage());
+    }
+
+    /**
+     * A signing file that cannot be read or parsed stopped the start with "Cannot read ..." or "The private key file is
+     * empty", naming no setting: now each problem names the setting, the path and the reason, never the key.
+     */
+    @Test
+    void aSigningFileThatCannotBeReadOrParsedIsNamedByItsSetting(@TempDir Path dir) throws IOException {
+        String[] files = signingFiles(dir, RSA, NOW.minus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(90)));
+        Path missing = dir.resolve("missing.pem");
+        var e = assertThrows(ConfigurationException.class,
+                () -> checks(files[0], missing.toString(), files[2], files[3]).throwIfAny());
+        assertEquals(Set.of("hook.signing.key-file"), e.getConfigKeys());
+        assertTrue(e.getMessage().startsWith("hook-service cannot work with this configuration (1 problem):\n  -"
+                + " hook.signing.key-file (" + missing + ") cannot be read: no such file"), e.getMessage());
+
+        Path empty = Files.writeString(dir.resolve("empty.pem"), "");
+        assertEquals(List.of("hook.signing.key-file (" + empty + ") is not a usable private key: The private key file"
+                + " is empty"), problems(files[0], empty.toString(), files[2], files[3]));
+
+        // swapped: the key where the chain goes and the chain where the key goes; the key is never printed
+        e = assertThrows(ConfigurationException.class,
+                () -> checks(files[0], files[3], files[2], files[1]).throwIfAny());
+        assertEquals(Set.of("hook.signing.key-file", "hook.signing.chain-file"), e.getConfigKeys());
+        List<String> found = problems(files[0], files[3], files[2], files[1]);
+        assertEquals(2, found.size(), found.toString());
+        assertTrue(found.get(0).startsWith("hook.signing.key-file (" + files[3] + ") is not a usable private key: "),
+                found.get(0));
+        assertTrue(found.get(1).startsWith("hook.signing.chain-file (" + files[1] + ") is not a usable PEM"
+                + " certificate chain: "), found.get(1));
+        String keyBase64 = Base64.getEncoder().encodeToString(RSA.getPrivate().getEncoded());
+        assertTrue(!e.getMessage().contains(keyBase64.substring(100, 140)), e.getMessage());
+        assertTrue(!e.getMessage().contains("PRIVATE KEY-----"), e.getMessage());
+    }
+
+    /**
+     * The generated identity is kept under hook.data-dir across starts; once its certificate has expired, the start
+     * stops the same way, naming hook.data-dir and what to do.
+     */
+    @Test
+    void anExpiredGeneratedIdentityStopsTheStartNamingTheDataDir(@TempDir Path dir) {
+        HookConfig config = config("hook.data-dir", dir.toString());
+        new SigningIdentity(config, CLOCK, new SimpleMeterRegistry()); // generated, valid for 397 days
+        Clock later = Clock.fixed(NOW.plus(Duration.ofDays(400)), ZoneOffset.UTC);
+        var e = assertThrows(ConfigurationException.class,
+                () -> new SigningIdentity(config, later, new SimpleMeterRegistry()));
+        assertEquals(Set.of("hook.data-dir"), e.getConfigKeys());
+        assertTrue(e.getMessage().contains("the signing certificate, the first of the signing chain generated under"
+                + " hook.data-dir (" + dir.resolve("signing").resolve("chain.pem") + ") (CN=hooks.platform.example),"
+                + " is valid from "), e.getMessage());
+        assertTrue(e.getMessage().contains("and has expired (now " + NOW.plus(Duration.ofDays(400)) + "): receivers"
+                + " refuse every hook (CERT_EXPIRED); delete " + dir.resolve("signing") + " for a new generated one,"
+                + " or set hook.signing.key-file and hook.signing.chain-file"), e.getMessage());
     }
 }
