@@ -10,6 +10,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.convplatform.support.ApiError;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.BodyGuard;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenIdentityProvider;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
@@ -84,7 +85,7 @@ public class UploadBody {
                     refuse(ctx, new ApiException(400, "INVALID_MULTIPART",
                             "The Content-Type needs a valid multipart boundary parameter"));
                 } else if (!takeAccountSlot(account)) {
-                    refuse(ctx, new ApiException(503, "TOO_MANY_UPLOADS", "Your account is sending as many uploads at"
+                    refuse(ctx, new ApiException(429, "TOO_MANY_UPLOADS", "Your account is sending as many uploads at"
                             + " once as it may (" + config.maxConcurrentBodiesPerAccount() + "); send this one again"
                             + " when one of them has been answered", 1));
                 } else if (bodies.incrementAndGet() > config.maxConcurrentBodies()) {
@@ -98,6 +99,7 @@ public class UploadBody {
                         releaseAccountSlot(account);
                     });
                     ctx.put(READ, true);
+                    ctx.put(BodyGuard.OWN_DEADLINE, true);
                     timer(ctx, config.bodyDeadline().toMillis(), 408);
                     ctx.request().resume();
                     body.handle(ctx);

@@ -1,0 +1,65 @@
+package com.convplatform.hook.http;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.hamcrest.Matchers;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.hook.HookPlatformResource;
+import com.convplatform.hook.delivery.HookDeliveryTest;
+import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.StalledBodies;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * Issue 39: 300 intake bodies that declare 20 KB more than they send and stall, from ten addresses, with the internal
+ * key (so their bodies are read): they hold no worker thread, a valid event meanwhile is taken in within one second,
+ * the clients that give up cost no ERROR and no 500, and the others are answered 408 BODY_TIMEOUT at the deadline.
+ */
+@QuarkusTest
+@QuarkusTestResource(HookPlatformResource.class)
+class SlowBodiesTest {
+    @ConfigProperty(name = "quarkus.http.test-port")
+    int port;
+
+    @Test
+    void threeHundredStalledBodiesLeaveIntakeAnsweringAndEndAtTheDeadline() throws Exception {
+        String account = UUID.randomUUID().toString();
+        intake(account, 1);
+        try (ErrorLogCapture log = ErrorLogCapture.start();
+                StalledBodies stalled = StalledBodies.open(port, "/internal/v1/events",
+                        Map.of("Content-Type", "application/json", "Authorization", HookDeliveryTest.INTERNAL), 300,
+                        20_000, 30)) {
+            for (int i = 0; i < 5; i++) {
+                long start = System.nanoTime();
+                intake(account, 2 + i);
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(ms < 1000, "a valid intake call took " + ms + " ms among 300 stalled bodies");
+            }
+            stalled.giveUp(150);
+            List<String> answers = stalled.statusLines(15_000);
+            assertEquals(150, answers.size());
+            answers.forEach(line -> assertEquals("HTTP/1.1 408 Request Timeout", line));
+            assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
+        }
+        given().get("/q/metrics").then().statusCode(200).body(not(Matchers.matchesPattern(
+                Pattern.compile(".*http_server_requests_seconds_count\\{[^}]*status=\"5\\d\\d\".*", Pattern.DOTALL))));
+    }
+
+    private static void intake(String account, long messageId) {
+        given().header("Authorization", HookDeliveryTest.INTERNAL).contentType(ContentType.JSON)
+                .body(HookDeliveryTest.event(account, messageId)).post("/internal/v1/events").then().statusCode(202);
+    }
+}

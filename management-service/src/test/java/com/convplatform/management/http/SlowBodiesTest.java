@@ -1,0 +1,74 @@
+package com.convplatform.management.http;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.PrivateKey;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.crypto.management.ManagementRequestSigner;
+import com.convplatform.crypto.time.TimestampWindow;
+import com.convplatform.management.ClientPkiResource;
+import com.convplatform.management.Fixtures;
+import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.StalledBodies;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * Issue 39's high finding: bodies that declare 20 KB more than they send and stall, 300 of them from ten addresses,
+ * against the signed API (public, read before anything is verified). They hold no worker thread: a valid signed token
+ * request meanwhile answers within one second; the clients that give up cost no ERROR and no 500; the others are
+ * answered 408 BODY_TIMEOUT at the deadline (platform.http.body-deadline, 5 s in the test profile).
+ */
+@QuarkusTest
+@QuarkusTestResource(ClientPkiResource.class)
+class SlowBodiesTest {
+    private static final String TOKEN = "/platform/management/token/issue/";
+
+    @ConfigProperty(name = "quarkus.http.test-port")
+    int port;
+
+    @Test
+    void threeHundredStalledBodiesLeaveTheSignedApiAnsweringAndEndAtTheDeadline() throws Exception {
+        String client = Fixtures.client(Fixtures.account(ClientPkiResource.FQDN), "slow bodies");
+        PrivateKey key = ClientPkiResource.ecLeaf.key().getPrivate();
+        String chain = "https://" + ClientPkiResource.FQDN + "/client.api/ec.pem";
+        valid(client, key, chain); // warm, its chain cached
+        try (ErrorLogCapture log = ErrorLogCapture.start();
+                StalledBodies stalled = StalledBodies.open(port, TOKEN,
+                        Map.of("Content-Type", "application/json", "Signature", "AAAA"), 300, 20_000, 30)) {
+            for (int i = 0; i < 5; i++) {
+                long start = System.nanoTime();
+                valid(client, key, chain);
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(ms < 1000, "a valid token request took " + ms + " ms among 300 stalled bodies");
+            }
+            stalled.giveUp(150);
+            List<String> answers = stalled.statusLines(15_000);
+            assertEquals(150, answers.size());
+            answers.forEach(line -> assertEquals("HTTP/1.1 408 Request Timeout", line));
+            assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
+        }
+        given().get("/q/metrics").then().statusCode(200)
+                .body(not(org.hamcrest.Matchers
+                        .matchesPattern("(?s).*http_server_requests_seconds_count\\{[^}]*status=\"5\\d\\d\".*")));
+    }
+
+    private static void valid(String client, PrivateKey key, String chain) {
+        String body = "{\"client_id\":\"" + client + "\",\"fqdn\":\"" + ClientPkiResource.FQDN + "\",\"timestamp\":\""
+                + TimestampWindow.format(Instant.now()) + "\"}";
+        given().contentType(ContentType.JSON).body(body)
+                .header("Signature", new ManagementRequestSigner(key).sign(body))
+                .header("SignatureCertChainUrl", chain).post(TOKEN).then().statusCode(200);
+    }
+}

@@ -1,0 +1,55 @@
+package com.convplatform.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.StalledBodies;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Issue 39: 300 sign-in bodies that declare 20 KB more than they send and stall, from ten addresses, against the one
+ * form anyone may post: a valid sign-in meanwhile answers within one second, the clients that give up cost no ERROR,
+ * and the others are answered 408 BODY_TIMEOUT at the deadline.
+ */
+@QuarkusTest
+class SlowBodiesTest {
+    @ConfigProperty(name = "quarkus.http.test-port")
+    int port;
+
+    /** A sign-in form of 20 KB: fields of 1 KB each (one field over 2 KiB is refused by the form reader at once). */
+    private static byte[] form() {
+        StringBuilder form = new StringBuilder("j_username=alice");
+        for (int i = 0; form.length() < 20_000; i++) {
+            form.append("&f").append(i).append('=').append("a".repeat(1000));
+        }
+        return form.substring(0, 20_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void threeHundredStalledSignInsLeaveTheConsoleAnsweringAndEndAtTheDeadline() throws Exception {
+        ConsoleSecurityTest.signIn("alice");
+        try (ErrorLogCapture log = ErrorLogCapture.start();
+                StalledBodies stalled = StalledBodies.open(port, "/j_security_check",
+                        Map.of("Content-Type", "application/x-www-form-urlencoded"), form(), 300, 20_000, 30)) {
+            for (int i = 0; i < 5; i++) {
+                long start = System.nanoTime();
+                ConsoleSecurityTest.signIn("alice");
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(ms < 1000, "a sign-in took " + ms + " ms among 300 stalled bodies");
+            }
+            stalled.giveUp(150);
+            List<String> answers = stalled.statusLines(15_000);
+            assertEquals(150, answers.size());
+            answers.forEach(line -> assertEquals("HTTP/1.1 408 Request Timeout", line));
+            assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the console");
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package com.convplatform.upload.message;
+
+import static com.convplatform.upload.message.UploadFormTest.BOUNDARY;
+import static com.convplatform.upload.message.UploadFormTest.body;
+import static com.convplatform.upload.message.UploadFormTest.field;
+import static com.convplatform.upload.message.UploadFormTest.fileHead;
+import static com.convplatform.upload.message.UploadTest.PNG;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.hamcrest.Matchers;
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.StalledBodies;
+import com.convplatform.upload.PlatformStubsResource;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * Issue 39: 300 uploads with a valid token whose bodies stop 20 KB in, from ten addresses. The account's share of
+ * bodies read at once is taken and the rest are refused at once (429 TOO_MANY_UPLOADS); none holds a worker thread;
+ * another tenant's upload meanwhile is answered within one second; the clients that give up cost no ERROR and no 500,
+ * and the bodies still being read are answered 408 BODY_TIMEOUT at the deadline.
+ */
+@QuarkusTest
+@QuarkusTestResource(PlatformStubsResource.class)
+class SlowBodiesTest {
+    private static final String OTHER_TENANT = PlatformStubs.token(PlatformStubs.KEY, PlatformStubs.KID, "ES256",
+            Map.of("client_id", "client-2", "sub", "client-2", "account_id", "account-2", "business_id", "1002", "jti",
+                    "slow-bodies-other"));
+
+    @ConfigProperty(name = "quarkus.http.test-port")
+    int port;
+
+    @Test
+    void threeHundredStalledUploadsLeaveOtherTenantsAnsweredAndEndAtTheDeadline() throws Exception {
+        for (var user : List.of(Map.of("auth_id", "user42", "business_id", "1001"),
+                Map.of("auth_id", "user7", "business_id", "1002"))) {
+            given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON).body(user)
+                    .post("/admin/v1/users");
+        }
+        upload(); // warm
+        byte[] head = body(field("auth_id", "user42"), field("business_id", "1001"), field("message_type", "1"),
+                fileHead("slow.png"), PNG);
+        try (ErrorLogCapture log = ErrorLogCapture.start();
+                StalledBodies stalled = StalledBodies.open(port, "/v1.0/log_file_from_user/",
+                        Map.of("Authorization", "Bearer " + PlatformStubs.token(), "client-id", "client-1",
+                                "Content-Type", "multipart/form-data; boundary=" + BOUNDARY),
+                        head, 300, 20_000, 30)) {
+            for (int i = 0; i < 5; i++) {
+                long start = System.nanoTime();
+                upload();
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(ms < 1000, "another tenant's upload took " + ms + " ms among 300 stalled bodies");
+            }
+            stalled.giveUp(150);
+            List<String> answers = stalled.statusLines(20_000);
+            assertEquals(150, answers.size());
+            answers.forEach(line -> assertTrue("HTTP/1.1 408 Request Timeout".equals(line)
+                    || "HTTP/1.1 429 Too Many Requests".equals(line), "answered " + line));
+            assertTrue(answers.contains("HTTP/1.1 408 Request Timeout"), "no body was read until its deadline");
+            assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
+        }
+        given().get("/q/metrics").then().statusCode(200).body(not(Matchers.matchesPattern(
+                Pattern.compile(".*http_server_requests_seconds_count\\{[^}]*status=\"5\\d\\d\".*", Pattern.DOTALL))));
+    }
+
+    private static void upload() {
+        given().header("Authorization", "Bearer " + OTHER_TENANT).header("client-id", "client-2")
+                .multiPart("auth_id", "user7").multiPart("business_id", "1002").multiPart("message_type", "1")
+                .multiPart("file", "fast.png", PNG, "image/png").post("/v1.0/log_file_from_user/").then()
+                .statusCode(200);
+    }
+}
