@@ -23,6 +23,23 @@ public final class TimeOrderedIds {
         return next(System.currentTimeMillis());
     }
 
+    /** The lowest id of {@code at}'s millisecond: ids made at or after it sort at or above it. */
+    public static UUID lowest(java.time.Instant at) {
+        return new UUID((at.toEpochMilli() & 0xffffffffffffL) << 16 | 0x7000L, 0x8000000000000000L);
+    }
+
+    /** When an id of this kind was made (to the millisecond); the epoch for any other UUID, or a string not one. */
+    public static java.time.Instant time(String id) {
+        try {
+            UUID u = UUID.fromString(id);
+            return u.version() == 7
+                    ? java.time.Instant.ofEpochMilli(u.getMostSignificantBits() >>> 16)
+                    : java.time.Instant.EPOCH;
+        } catch (IllegalArgumentException e) {
+            return java.time.Instant.EPOCH;
+        }
+    }
+
     static String next(long epochMillis) {
         // a version 4 UUID's random bits (its SecureRandom is made at run time, also in a native image): the low 12 of
         // its high half, and its low half, whose variant bits are already version 7's

@@ -40,4 +40,17 @@ class TimeOrderedIdsTest {
         }
         assertEquals(36, ids.get(0).length());
     }
+
+    @Test
+    void theLowestIdOfAMillisecondSortsAtOrBelowEveryIdMadeThenAndAboveEveryIdMadeBefore() {
+        long millis = 1_764_000_000_123L;
+        UUID lowest = TimeOrderedIds.lowest(java.time.Instant.ofEpochMilli(millis));
+        for (int i = 0; i < 1000; i++) {
+            assertTrue(UUID.fromString(TimeOrderedIds.next(millis)).toString().compareTo(lowest.toString()) >= 0);
+            assertTrue(UUID.fromString(TimeOrderedIds.next(millis - 1)).toString().compareTo(lowest.toString()) < 0);
+        }
+        assertEquals(java.time.Instant.ofEpochMilli(millis), TimeOrderedIds.time(TimeOrderedIds.next(millis)));
+        assertEquals(java.time.Instant.EPOCH, TimeOrderedIds.time(UUID.randomUUID().toString()));
+        assertEquals(java.time.Instant.EPOCH, TimeOrderedIds.time("not an id"));
+    }
 }

@@ -4,16 +4,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Optional;
 
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.persistence.LockModeType;
-import jakarta.transaction.Transactional;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -26,24 +23,19 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.hibernate.exception.ConstraintViolationException;
 
-import com.convplatform.hook.delivery.Delivery;
-import com.convplatform.hook.delivery.Delivery.EndpointState;
+import com.convplatform.hook.delivery.DeliveryQueries;
+import com.convplatform.hook.delivery.DeliveryStore;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.panache.common.Sort;
 
 /** Operator API. A disabled endpoint's deliveries are held (PENDING, not attempted, never dropped) until enabled. */
 @Path("/admin/v1")
@@ -63,9 +55,9 @@ public class AdminResource {
                     "PENDING", "DELIVERED", "DEAD"}) String status,
             int attempts, Instant nextAttemptAt,
             @Schema(example = "HTTP 503") String lastError, Instant deliveredAt, Instant createdAt){
-        static DeliveryView of(Delivery d) {
-            return new DeliveryView(d.id, d.eventId, d.accountId, d.status, d.attempts, d.nextAttemptAt, d.lastError,
-                    d.deliveredAt, d.createdAt);
+        static DeliveryView of(DeliveryQueries.Row d) {
+            return new DeliveryView(d.deliveryId(), d.eventId(), d.accountId(), d.status(), d.attempts(),
+                    d.nextAttemptAt(), d.lastError(), d.deliveredAt(), d.createdAt());
         }
     }
 
@@ -102,8 +94,9 @@ public class AdminResource {
     }
 
     public record Summary(Instant at,
-            @Schema(description = "Deliveries created in the last hour, by status", example = "{\"PENDING\":2,\"DELIVERED\":118,\"DEAD\":1}") Map<String, Long> lastHour,
-            @Schema(description = "Deliveries created in the last 24 hours, by status") Map<String, Long> lastDay,
+            @Schema(description = "The last hour: deliveries delivered and dead-lettered (from the start of the hour it"
+                    + " began in), and deliveries created since and still pending", example = "{\"PENDING\":2,\"DELIVERED\":118,\"DEAD\":1}") Map<String, Long> lastHour,
+            @Schema(description = "The same over the last 24 hours") Map<String, Long> lastDay,
             @Schema(description = "Every pending delivery, whenever created") long pending,
             @Schema(description = "Pending deliveries of disabled endpoints: held, not attempted") long held,
             @Schema(description = "Every dead-lettered delivery") long dead,
@@ -127,30 +120,28 @@ public class AdminResource {
 
     private final Clock clock;
     private final ObjectMapper json;
+    private final DeliveryQueries deliveries;
 
-    public AdminResource(Clock clock, ObjectMapper json) {
+    public AdminResource(Clock clock, ObjectMapper json, DeliveryQueries deliveries) {
         this.clock = clock;
         this.json = json;
+        this.deliveries = deliveries;
     }
 
     @GET
     @Path("/deliveries/summary")
-    @Operation(summary = "Deliveries by status over the last hour and day, the backlog, and the disabled endpoints")
+    @Operation(summary = "Deliveries finished over the last hour and day by status, the backlog, and the disabled"
+            + " endpoints")
     @APIResponse(responseCode = "200", description = "The summary, counted now")
-    @Transactional
     public Summary summary() {
         Instant now = clock.instant();
-        Delivery oldest = Delivery.<Delivery>find("status = ?1 order by createdAt, id", Delivery.PENDING)
-                .firstResult();
-        List<EndpointState> disabled = EndpointState.<EndpointState>find(
-                "disabledAt is not null order by disabledAt, accountId").page(0, DISABLED_LISTED).list();
-        return new Summary(now, byStatus(now.minus(Duration.ofHours(1))), byStatus(now.minus(Duration.ofDays(1))),
-                Delivery.count("status", Delivery.PENDING),
-                Delivery.count("status = ?1 and accountId in (select s.accountId from EndpointState s"
-                        + " where s.disabledAt is not null)", Delivery.PENDING),
-                Delivery.count("status", Delivery.DEAD), oldest == null ? null : oldest.createdAt,
-                oldest == null ? null : oldest.id, EndpointState.count("disabledAt is not null"),
-                disabled.stream().map(s -> endpoint(s.accountId)).toList());
+        Optional<DeliveryQueries.Row> oldest = deliveries.oldestQueued();
+        List<DeliveryQueries.Hour> day = deliveries.hours(now.minus(Duration.ofDays(1)).truncatedTo(ChronoUnit.HOURS));
+        return new Summary(now, byStatus(now.minus(Duration.ofHours(1)), day), byStatus(now.minus(Duration.ofDays(1)),
+                day), deliveries.queued(), deliveries.held(), deliveries.dead(),
+                oldest.map(DeliveryQueries.Row::createdAt).orElse(null),
+                oldest.map(DeliveryQueries.Row::deliveryId).orElse(null), deliveries.disabledEndpoints(),
+                deliveries.disabled(DISABLED_LISTED).stream().map(AdminResource::endpointView).toList());
     }
 
     @GET
@@ -159,16 +150,12 @@ public class AdminResource {
             + " each attempt with the signature headers it sent")
     @APIResponse(responseCode = "200", description = "The delivery and its event")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
-    @Transactional
     public DeliveryDetail delivery(
             @PathParam("id") @Parameter(example = "0190f3c2-7a41-7c3e-9d2a-5b8e1f4a6c01") String id) {
-        Delivery d = existing(id, LockModeType.NONE);
-        Object[] event = (Object[]) Delivery.getEntityManager()
-                .createNativeQuery("select message_id, payload, request_id from hook_event where id = ?1")
-                .setParameter(1, d.eventId).getSingleResult();
-        return new DeliveryDetail(d.id, d.eventId, d.accountId, ((Number) event[0]).longValue(), d.status,
-                d.attempts, d.nextAttemptAt, d.lastError, d.deliveredAt, d.createdAt, (String) event[2],
-                (String) event[1], attemptsOf(d.id));
+        DeliveryQueries.Row d = existing(id);
+        return new DeliveryDetail(d.deliveryId(), d.eventId(), d.accountId(), d.messageId(), d.status(), d.attempts(),
+                d.nextAttemptAt(), d.lastError(), d.deliveredAt(), d.createdAt(), d.requestId(), d.payload(),
+                attemptsOf(d.deliveryId()));
     }
 
     @GET
@@ -183,46 +170,19 @@ public class AdminResource {
             @QueryParam("account_id") @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
             @QueryParam("limit") @Parameter(description = "1 to 1000 (taken within those bounds); 100 when absent") Integer limit,
             @QueryParam("created_after") @Parameter(description = "Only deliveries created at or after this instant (ISO-8601)", example = "2026-11-22T10:00:00Z") String createdAfter,
-            @QueryParam("created_before") @Parameter(description = "Only deliveries created before this instant: the next page"
-                    + " is asked for with the created_at of the last delivery of this one", example = "2026-11-22T11:00:00Z") String createdBefore,
-            @QueryParam("before_id") @Parameter(description = "With created_before: the delivery_id of the last delivery"
-                    + " of the page before, so that deliveries created in the same instant are neither skipped nor repeated") String beforeId,
+            @QueryParam("created_before") @Parameter(description = "Only deliveries created before this instant", example = "2026-11-22T11:00:00Z") String createdBefore,
+            @QueryParam("before_id") @Parameter(description = "The delivery_id of the last delivery of the page before:"
+                    + " the next page starts after it (ids are ordered by creation)") String beforeId,
             @QueryParam("message_id") @Parameter(description = "The delivery of one message of the account (with account_id)", example = "4711") Long messageId) {
-        Map<String, Object> params = new HashMap<>();
-        params.put("status", status);
-        params.put("accountId", accountId);
-        params.values().removeIf(Objects::isNull); // the filters given
-        List<String> where = new ArrayList<>(params.keySet().stream().map(field -> field + " = :" + field).toList());
-        if (createdAfter != null) {
-            params.put("after", instant("created_after", createdAfter));
-            where.add("createdAt >= :after");
-        }
-        if (createdBefore != null) {
-            params.put("before", instant("created_before", createdBefore));
-            if (beforeId != null) {
-                params.put("beforeId", beforeId);
-                where.add("(createdAt < :before or (createdAt = :before and id < :beforeId))");
-            } else {
-                where.add("createdAt < :before");
-            }
-        }
-        if (messageId != null) {
-            if (accountId == null) {
-                throw new ApiException(400, "ACCOUNT_ID_REQUIRED", "message_id is looked up within one account:"
-                        + " give account_id too");
-            }
-            List<?> eventIds = Delivery.getEntityManager()
-                    .createNativeQuery("select id from hook_event where account_id = ?1 and message_id = ?2")
-                    .setParameter(1, accountId).setParameter(2, messageId).getResultList();
-            if (eventIds.isEmpty()) {
-                return List.of(); // that message never reached hook-service
-            }
-            params.put("eventId", eventIds.get(0));
-            where.add("eventId = :eventId");
+        if (messageId != null && accountId == null) {
+            throw new ApiException(400, "ACCOUNT_ID_REQUIRED", "message_id is looked up within one account:"
+                    + " give account_id too");
         }
         int n = limit == null ? 100 : Math.max(1, Math.min(limit, 1000));
-        return Delivery.<Delivery>find(String.join(" and ", where), Sort.descending("createdAt", "id"), params)
-                .page(0, n).list().stream().map(DeliveryView::of).toList();
+        return deliveries.list(new DeliveryQueries.Filter(status, accountId,
+                createdAfter == null ? null : instant("created_after", createdAfter),
+                createdBefore == null ? null : instant("created_before", createdBefore), beforeId, messageId, n))
+                .stream().map(DeliveryView::of).toList();
     }
 
     @GET
@@ -231,16 +191,14 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The attempts")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public List<AttemptView> attempts(@PathParam("id") String id) {
-        existing(id, LockModeType.NONE);
+        existing(id);
         return attemptsOf(id);
     }
 
     /** By their start: before attempt numbers went on over a retry, a retried delivery numbered them from 1 again. */
     private List<AttemptView> attemptsOf(String deliveryId) {
-        return Delivery.Attempt.<Delivery.Attempt>list("deliveryId = ?1 order by startedAt, attempt, id", deliveryId)
-                .stream().map(a -> new AttemptView(a.attempt, a.startedAt, a.latencyMs, a.statusCode, a.error,
-                        headers(a.signatureHeaders)))
-                .toList();
+        return deliveries.attempts(deliveryId).stream().map(a -> new AttemptView(a.attempt(), a.startedAt(),
+                a.latencyMs(), a.statusCode(), a.error(), headers(a.signatureHeaders()))).toList();
     }
 
     private Map<String, String> headers(String stored) {
@@ -256,7 +214,6 @@ public class AdminResource {
 
     @POST
     @Path("/deliveries/{id}/retry")
-    @Transactional
     @Operation(summary = "Queue a delivery again now, with its full retry schedule; its attempt numbers go on from the"
             + " highest recorded")
     @APIResponse(responseCode = "200", description = "The delivery, PENDING and due now")
@@ -264,40 +221,32 @@ public class AdminResource {
     @APIResponse(responseCode = "409", description = "ALREADY_DELIVERED; DELIVERY_IN_FLIGHT: it is being attempted,"
             + " wait for its outcome")
     public DeliveryView retry(@PathParam("id") String id) {
-        // locked, so a claim or an outcome being recorded now is waited for and seen, never overwritten
-        Delivery d = existing(id, LockModeType.PESSIMISTIC_WRITE);
-        if (Delivery.DELIVERED.equals(d.status)) {
-            throw new ApiException(409, "ALREADY_DELIVERED", "Delivery " + id + " was delivered; nothing to retry");
-        }
-        if (d.leaseUntil != null && d.leaseUntil.isAfter(clock.instant())) {
-            throw new ApiException(409, "DELIVERY_IN_FLIGHT", "Delivery " + id
+        switch (deliveries.retry(id)) {
+            case NOT_FOUND -> throw notFound(id);
+            case DELIVERED -> throw new ApiException(409, "ALREADY_DELIVERED", "Delivery " + id
+                    + " was delivered; nothing to retry");
+            case IN_FLIGHT -> throw new ApiException(409, "DELIVERY_IN_FLIGHT", "Delivery " + id
                     + " is being attempted now; its outcome is recorded within seconds (list its attempts)");
+            default -> {
+                return DeliveryView.of(existing(id));
+            }
         }
-        requeue(d);
-        return DeliveryView.of(d);
     }
 
     @POST
     @Path("/accounts/{accountId}/replay-dead-letters")
-    @Transactional
     @Operation(summary = "Queue every dead-lettered delivery of the account again")
     @APIResponse(responseCode = "200", description = "How many were queued")
     public Replayed replay(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
-        List<Delivery> dead = Delivery.list("accountId = ?1 and status = ?2", accountId, Delivery.DEAD);
-        dead.forEach(this::requeue);
-        return new Replayed(accountId, dead.size());
+        return new Replayed(accountId, deliveries.replay(accountId));
     }
 
     @GET
     @Path("/accounts/{accountId}/endpoint")
-    @Transactional
     @Operation(summary = "The account endpoint's state: failure streak, disabled or not, held deliveries")
     @APIResponse(responseCode = "200", description = "The endpoint (enabled with no failures when never seen)")
     public EndpointView endpoint(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
-        EndpointState s = EndpointState.<EndpointState>findByIdOptional(accountId).orElseGet(EndpointState::new);
-        return new EndpointView(accountId, s.disabledAt == null, s.consecutiveFailures, s.failingSince,
-                s.lastFailureAt, s.disabledAt, s.disabledBy, s.disabledReason,
-                Delivery.count("accountId = ?1 and status = ?2", accountId, Delivery.PENDING));
+        return endpointView(deliveries.endpoint(accountId));
     }
 
     /** Disabling again keeps the first disabling's time and replaces the reason. */
@@ -308,25 +257,11 @@ public class AdminResource {
     @RequestBody(required = false)
     @APIResponse(responseCode = "200", description = "The endpoint, disabled by the operator")
     @APIResponse(responseCode = "400", description = "INVALID_ACCOUNT_ID, INVALID_REASON, MALFORMED_JSON")
-    // lost a race to a concurrent first disabling: once more, and it updates the row that one made
-    @Retry(maxRetries = 1, delay = 0, retryOn = ConstraintViolationException.class)
     public EndpointView disable(
             @PathParam("accountId") @Size(max = 64, message = INVALID_ACCOUNT) @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
             @Valid DisableRequest body) {
-        return QuarkusTransaction.requiringNew().call(() -> {
-            EndpointState s = EndpointState.findById(accountId, LockModeType.PESSIMISTIC_WRITE);
-            if (s == null) {
-                s = new EndpointState();
-                s.accountId = accountId;
-                s.persistAndFlush();
-            }
-            s.disabledAt = s.disabledAt == null ? clock.instant() : s.disabledAt;
-            s.disabledBy = EndpointState.BY_OPERATOR;
-            boolean noReason = body == null || body.reason() == null || body.reason().isBlank();
-            s.disabledReason = noReason ? "disabled by an operator" : body.reason();
-            EndpointState.flush();
-            return endpoint(accountId);
-        });
+        boolean noReason = body == null || body.reason() == null || body.reason().isBlank();
+        return endpointView(deliveries.disable(accountId, noReason ? "disabled by an operator" : body.reason()));
     }
 
     /** The same call with no body at all, hence no Content-Type (which JAX-RS reads as application/octet-stream). */
@@ -340,44 +275,26 @@ public class AdminResource {
 
     @POST
     @Path("/accounts/{accountId}/endpoint/enable")
-    @Transactional
     @Operation(summary = "Clear the failure streak and send every held delivery now")
     @APIResponse(responseCode = "200", description = "The endpoint, enabled")
     public EndpointView enable(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
-        EndpointState s = EndpointState.findById(accountId, LockModeType.PESSIMISTIC_WRITE);
-        if (s != null) {
-            s.disabledAt = null;
-            s.disabledBy = null;
-            s.disabledReason = null;
-            s.consecutiveFailures = 0;
-            s.failingSince = null;
-            Delivery.update("nextAttemptAt = ?1 where accountId = ?2 and status = ?3 and nextAttemptAt > ?1"
-                    + " and (leaseUntil is null or leaseUntil < ?1)", clock.instant(), accountId, Delivery.PENDING);
-        }
-        EndpointState.flush();
-        return endpoint(accountId);
+        return endpointView(deliveries.enable(accountId));
     }
 
-    /** The attempt log can be ahead of the count (an attempt recorded by a replica that had lost its lease). */
-    private void requeue(Delivery d) {
-        Integer highest = Delivery.getEntityManager()
-                .createQuery("select max(a.attempt) from DeliveryAttempt a where a.deliveryId = ?1", Integer.class)
-                .setParameter(1, d.id).getSingleResult();
-        d.status = Delivery.PENDING;
-        d.attempts = Math.max(d.attempts, highest == null ? 0 : highest);
-        d.scheduleStart = d.attempts;
-        d.nextAttemptAt = clock.instant();
-        d.leaseOwner = null;
-        d.leaseUntil = null;
+    private static EndpointView endpointView(DeliveryQueries.EndpointRow s) {
+        return new EndpointView(s.accountId(), s.disabledAt() == null, s.consecutiveFailures(), s.failingSince(),
+                s.lastFailureAt(), s.disabledAt(), s.disabledBy(), s.disabledReason(), s.held());
     }
 
-    private static Map<String, Long> byStatus(Instant since) {
+    /** The counts of an hour window from the hourly rows (finished), with the queue's rows created since (pending). */
+    private Map<String, Long> byStatus(Instant since, List<DeliveryQueries.Hour> day) {
         Map<String, Long> counts = new LinkedHashMap<>();
-        List.of(Delivery.PENDING, Delivery.DELIVERED, Delivery.DEAD).forEach(status -> counts.put(status, 0L));
-        Delivery.getEntityManager().createQuery(
-                "select d.status, count(d) from Delivery d where d.createdAt >= ?1 group by d.status", Object[].class)
-                .setParameter(1, since).getResultList()
-                .forEach(r -> counts.put((String) r[0], ((Number) r[1]).longValue()));
+        counts.put(DeliveryStore.PENDING, deliveries.queuedSince(since));
+        Instant from = since.truncatedTo(ChronoUnit.HOURS);
+        counts.put(DeliveryStore.DELIVERED, day.stream().filter(h -> !h.hour().isBefore(from))
+                .mapToLong(DeliveryQueries.Hour::delivered).sum());
+        counts.put(DeliveryStore.DEAD, day.stream().filter(h -> !h.hour().isBefore(from))
+                .mapToLong(DeliveryQueries.Hour::dead).sum());
         return counts;
     }
 
@@ -390,8 +307,11 @@ public class AdminResource {
         }
     }
 
-    private static Delivery existing(String id, LockModeType lock) {
-        return Delivery.<Delivery>findByIdOptional(id, lock)
-                .orElseThrow(() -> new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id));
+    private DeliveryQueries.Row existing(String id) {
+        return deliveries.delivery(id).orElseThrow(() -> notFound(id));
+    }
+
+    private static ApiException notFound(String id) {
+        return new ApiException(404, "DELIVERY_NOT_FOUND", "No delivery " + id);
     }
 }

@@ -46,6 +46,10 @@ public interface HookConfig {
 
     Delivery delivery();
 
+    Intake intake();
+
+    Retention retention();
+
     @WithName("endpoints.auto-disable")
     @WithDefault("true")
     boolean autoDisable();
@@ -58,6 +62,28 @@ public interface HookConfig {
     @WithDefault("20")
     @Positive
     int disableMinFailures();
+
+    interface Intake {
+        /**
+         * How long after its delivery finished an event accepted again is still answered as a duplicate (always while
+         * its delivery is unfinished). upload-service sends an event again within minutes when an answer was lost.
+         */
+        @WithDefault("P1D")
+        Duration duplicateWindow();
+    }
+
+    interface Retention {
+        /**
+         * How long finished deliveries, their events and every attempt are kept (at least this, at most a day more);
+         * unfinished deliveries are kept until they finish.
+         */
+        @WithDefault("P30D")
+        Duration period();
+
+        /** How often retention runs (and makes the next week's partitions). */
+        @WithDefault("PT1H")
+        Duration interval();
+    }
 
     interface Delivery {
         @WithDefault("PT5S,PT5M,PT30M,PT2H,PT5H,PT10H,PT10H")
@@ -95,6 +121,16 @@ public interface HookConfig {
         boolean allowPrivateNetworks();
 
         Optional<List<String>> resolve();
+
+        /**
+         * Whether the service vacuums the queue table itself, every {@code vacuum-interval} (one replica at a time):
+         * its rows are deleted as fast as they are inserted, and autovacuum may lag or be off.
+         */
+        @WithDefault("true")
+        boolean vacuum();
+
+        @WithDefault("PT1M")
+        Duration vacuumInterval();
 
         Optional<String> trustStore();
     }

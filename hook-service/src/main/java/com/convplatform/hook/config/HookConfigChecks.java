@@ -36,6 +36,9 @@ public class HookConfigChecks {
                 .notNegative("hook.delivery.shutdown-grace", d.shutdownGrace())
                 .notNegative("hook.management.cache-ttl", config.managementCacheTtl())
                 .positive("hook.endpoints.disable-after", config.disableAfter())
+                .positive("hook.delivery.vacuum-interval", d.vacuumInterval())
+                .positive("hook.intake.duplicate-window", config.intake().duplicateWindow())
+                .positive("hook.retention.interval", config.retention().interval())
                 .httpUrl("hook.management.url", config.managementUrl())
                 .present("hook.management.internal-api-key", config.managementInternalApiKey(), "management-service"
                         + " refuses every account lookup (401), so no hook is ever sent");
@@ -47,6 +50,16 @@ public class HookConfigChecks {
                 + " hook is sent only with " + DeliveryWorker.LEASE_MARGIN.toSeconds() + " s of its lease to spare;"
                 + " with this lease none would ever be sent", "hook.delivery.lease", "hook.delivery.connect-timeout",
                 "hook.delivery.read-timeout");
+        Duration period = config.retention().period();
+        checks.require(period.compareTo(Duration.ofDays(1)) >= 0, "hook.retention.period (" + period + ") must be at"
+                + " least P1D: history is kept and dropped a day at a time", "hook.retention.period");
+        checks.require(config.retention().interval().compareTo(Duration.ofDays(1)) <= 0, "hook.retention.interval ("
+                + config.retention().interval() + ") must be at most P1D: each run makes the next days' partitions,"
+                + " and rows of a day with none could not be written", "hook.retention.interval");
+        checks.require(config.intake().duplicateWindow().compareTo(period) <= 0, "hook.intake.duplicate-window ("
+                + config.intake().duplicateWindow() + ") must not be longer than hook.retention.period (" + period
+                + "): the history it is checked against is kept no longer", "hook.intake.duplicate-window",
+                "hook.retention.period");
         String key = "hook.delivery.retry-schedule";
         List<Duration> schedule = d.retrySchedule();
         for (int i = 0; i < schedule.size(); i++) {

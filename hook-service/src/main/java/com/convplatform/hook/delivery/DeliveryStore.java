@@ -2,6 +2,7 @@ package com.convplatform.hook.delivery;
 
 import static com.convplatform.support.LocalTransaction.bind;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,15 +14,15 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -31,7 +32,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.convplatform.hook.config.HookConfig;
-import com.convplatform.hook.delivery.Delivery.EndpointState;
+import com.convplatform.support.LeaseQueue;
 import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.TimeOrderedIds;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -41,16 +42,25 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The outbox's state changes, run for every delivery, hence plain JDBC in a {@link LocalTransaction} (no JTA, no
- * Hibernate session), each statement's text the same whatever the number of rows (parsed once per connection).
+ * The delivery queue's state changes, run for every delivery (README, Storage): plain JDBC in a
+ * {@link LocalTransaction}, each statement's text the same whatever the number of rows. The queue table
+ * ({@code delivery_queue}) holds only unfinished deliveries, claimed through service-support's {@link LeaseQueue};
+ * a finished one moves to {@code delivery_history} (and a dead one is named in {@code dead_letter}); every attempt is
+ * appended to {@code delivery_attempt}.
  */
 @ApplicationScoped
 public class DeliveryStore {
     private static final Logger LOG = Logger.getLogger(DeliveryStore.class);
+    public static final String PENDING = "PENDING";
+    public static final String DELIVERED = "DELIVERED";
+    public static final String DEAD = "DEAD";
+    public static final String BY_RULE = "rule";
+    public static final String BY_OPERATOR = "operator";
 
     /** A claimed delivery; {@code scheduleStart}: the last attempt before an operator's retry (0: none). */
-    public record Claimed(String id, String accountId, String payload, int attempt, int scheduleStart,
-            Instant receivedAt, String leaseOwner, Instant leaseUntil, String requestId, String traceparent) {
+    public record Claimed(String id, String eventId, String accountId, long messageId, String payload, int attempt,
+            int scheduleStart, Instant receivedAt, String leaseOwner, Instant leaseUntil, String requestId,
+            String traceparent) {
         /** 1 for the first attempt, or the first after a retry. */
         int step() {
             return attempt - scheduleStart;
@@ -100,129 +110,146 @@ public class DeliveryStore {
             "PT0.25S", "PT0.5S", "PT1S", "PT2.5S", "PT10S", "PT1M", "PT5M", "PT30M", "PT2H", "PT12H")
             .map(Duration::parse).toArray(Duration[]::new);
 
+    private static final String RETURNING = "t.id, t.event_id, t.account_id, t.message_id, t.payload, t.received_at,"
+            + " t.request_id, t.traceparent, t.attempts, t.schedule_start, exists (select 1 from endpoint_state s"
+            + " where s.account_id = t.account_id and s.disabled_at is not null)";
+
     private final DataSource dataSource;
     private final Clock clock;
     private final HookConfig config;
+    private final ObjectMapper json;
     private final MeterRegistry metrics;
     private final Timer intakeToDelivery;
-    private final ObjectMapper json;
-    private final String replica = UUID.randomUUID().toString();
-    private final AtomicLong claims = new AtomicLong();
+    private final LeaseQueue queue = new LeaseQueue("delivery_queue", "not held", RETURNING);
 
-    public DeliveryStore(DataSource dataSource, Clock clock, HookConfig config, MeterRegistry metrics,
-            ObjectMapper json) {
+    public DeliveryStore(DataSource dataSource, Clock clock, HookConfig config, ObjectMapper json,
+            MeterRegistry metrics) {
         this.dataSource = dataSource;
         this.clock = clock;
         this.config = config;
+        this.json = json;
         this.metrics = metrics;
         // fixed buckets (15 series) rather than a percentile histogram (about 70): enough for histogram_quantile's p99
         this.intakeToDelivery = Timer.builder("hook.intake.to.delivery")
                 .description("From the intake of an event to the endpoint's acceptance of its hook")
                 .serviceLevelObjectives(INTAKE_TO_DELIVERY_BUCKETS).register(metrics);
-        this.json = json;
-        LOG.infof("Delivery replica %s: the lease owners this replica writes start with it", replica);
+        LOG.infof("Delivery replica %s: the lease owners this replica writes start with it", queue.replica());
     }
 
-    private static final String FIND_EVENT = "select id from hook_event where account_id = ? and message_id = ?";
-    private static final String INSERT_EVENT = "insert into hook_event"
-            + " (id, account_id, message_id, payload, received_at, request_id, traceparent)"
-            + " values (?, ?, ?, ?, ?, ?, ?)";
-    private static final String INSERT_DELIVERY = "insert into delivery (id, event_id, account_id, status, attempts,"
-            + " next_attempt_at, created_at) values (?, ?, ?, 'PENDING', 0, ?, ?)";
+    public LeaseQueue queue() {
+        return queue;
+    }
 
-    /** A list that fails is given again event by event (group commit); one another replica stored is a duplicate. */
+    /**
+     * A new delivery is held at once when its endpoint is disabled; the endpoint's row is read FOR KEY SHARE, so an
+     * operator's enabling (which locks it to update) either sees this row and lets it go, or is seen by it.
+     */
+    private static final String INSERT = "insert into delivery_queue (id, event_id, account_id, message_id, payload,"
+            + " request_id, traceparent, received_at, next_attempt_at, held) values (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            + " coalesce((select s.disabled_at is not null from endpoint_state s where s.account_id = ? for key share),"
+            + " false)) on conflict (account_id, message_id) do nothing";
+    private static final String QUEUED_EVENT = "select event_id from delivery_queue where account_id = ? and"
+            + " message_id = ?";
+    /** By the (account, message) index of the last window's partitions (pruned by finished_at). */
+    private static final String FINISHED_EVENT = "select event_id from delivery_history where account_id = ? and"
+            + " message_id = ? and finished_at >= ? order by finished_at desc limit 1";
+    private static final String UNQUEUE = "delete from delivery_queue where id = ?";
+
+    /**
+     * Stores the events not accepted before, in one transaction. An event is a duplicate when its
+     * {@code (account_id, message_id)} is in the queue, or finished within {@code hook.intake.duplicate-window}: the
+     * row is inserted first and the history read after, so a delivery finishing meanwhile is always seen by one of
+     * the two. Another replica storing the same event at once makes this insert wait, then skip it.
+     */
     public List<Accepted> acceptAll(List<Valid> events) {
-        OffsetDateTime now = utc(clock.instant());
-        List<Accepted> out;
-        try {
-            out = LocalTransaction.run(dataSource, "Storing the events", c -> store(c, events, now));
-        } catch (RuntimeException e) {
-            String raced = events.size() > 1
-                    ? null
-                    : LocalTransaction.run(dataSource, "Looking up the event", c -> {
-                        try (PreparedStatement find = c.prepareStatement(FIND_EVENT)) {
-                            return find(find, events.get(0));
-                        }
-                    });
-            if (raced == null) {
-                throw e;
+        Instant now = clock.instant();
+        OffsetDateTime at = utc(now);
+        OffsetDateTime window = utc(now.minus(config.intake().duplicateWindow()));
+        List<Accepted> accepted = LocalTransaction.run(dataSource, "Storing the events", c -> {
+            List<String> eventIds = new ArrayList<>(events.size());
+            List<String> deliveryIds = new ArrayList<>(events.size());
+            int[] inserted;
+            try (PreparedStatement insert = c.prepareStatement(INSERT)) {
+                for (Valid v : events) {
+                    String eventId = TimeOrderedIds.next();
+                    String deliveryId = TimeOrderedIds.next();
+                    eventIds.add(eventId);
+                    deliveryIds.add(deliveryId);
+                    bind(insert, UUID.fromString(deliveryId), UUID.fromString(eventId), v.accountId(), v.messageId(),
+                            v.payload(), v.requestId(), v.traceparent(), at, at, v.accountId()).addBatch();
+                }
+                inserted = insert.executeBatch();
             }
-            return List.of(new Accepted(raced, true));
-        }
-        metrics.counter("hook.events.accepted").increment(out.stream().filter(a -> !a.duplicate()).count());
-        return out;
-    }
-
-    private static List<Accepted> store(Connection c, List<Valid> events, OffsetDateTime now) throws SQLException {
-        List<Accepted> stored = new ArrayList<>(events.size());
-        Map<String, String> inThisBatch = new HashMap<>();
-        try (PreparedStatement find = c.prepareStatement(FIND_EVENT);
-                PreparedStatement event = c.prepareStatement(INSERT_EVENT);
-                PreparedStatement delivery = c.prepareStatement(INSERT_DELIVERY)) {
-            for (Valid v : events) {
-                String key = v.accountId() + '\n' + v.messageId();
-                String earlier = inThisBatch.get(key);
-                String existing = earlier != null ? earlier : find(find, v);
-                String id = existing != null ? existing : TimeOrderedIds.next();
-                stored.add(new Accepted(id, existing != null));
-                if (existing == null) {
-                    inThisBatch.put(key, id);
-                    bind(event, id, v.accountId(), v.messageId(), v.payload(), now, v.requestId(), v.traceparent())
-                            .addBatch();
-                    bind(delivery, TimeOrderedIds.next(), id, v.accountId(), now, now).addBatch();
+            List<Accepted> out = new ArrayList<>(events.size());
+            try (PreparedStatement queued = c.prepareStatement(QUEUED_EVENT);
+                    PreparedStatement finished = c.prepareStatement(FINISHED_EVENT);
+                    PreparedStatement unqueue = c.prepareStatement(UNQUEUE)) {
+                for (int i = 0; i < events.size(); i++) {
+                    Valid v = events.get(i);
+                    if (inserted[i] == 0) {
+                        String earlier = first(bind(queued, v.accountId(), v.messageId()));
+                        if (earlier == null) { // finished between the insert and this read
+                            earlier = first(bind(finished, v.accountId(), v.messageId(), window));
+                        }
+                        out.add(new Accepted(earlier != null ? earlier : eventIds.get(i), true));
+                    } else {
+                        String earlier = first(bind(finished, v.accountId(), v.messageId(), window));
+                        if (earlier != null) {
+                            bind(unqueue, UUID.fromString(deliveryIds.get(i))).executeUpdate();
+                            out.add(new Accepted(earlier, true));
+                        } else {
+                            out.add(new Accepted(eventIds.get(i), false));
+                        }
+                    }
                 }
             }
-            if (!inThisBatch.isEmpty()) {
-                event.executeBatch();
-                delivery.executeBatch();
-            }
-        }
-        return stored;
+            return out;
+        });
+        metrics.counter("hook.events.accepted").increment(accepted.stream().filter(a -> !a.duplicate()).count());
+        return accepted;
     }
 
-    private static String find(PreparedStatement find, Valid v) throws SQLException {
-        try (ResultSet r = bind(find, v.accountId(), v.messageId()).executeQuery()) {
+    private static String first(PreparedStatement s) throws SQLException {
+        try (ResultSet r = s.executeQuery()) {
             return r.next() ? r.getString(1) : null;
         }
     }
 
-    /**
-     * The lease test is repeated outside the pick (re-checked after the row lock): one claim per row. The order names
-     * both columns of the due index, so H2 stops at the limit (by the due time alone it sorted every pending row: 10 ms
-     * with 100 000 pending). Claimed rows are due again at their lease's end: a replica that dies hands them on.
-     */
-    private static final String TAKE = "update delivery set lease_owner = ?, lease_until = ?, next_attempt_at = ?"
-            + " where status = 'PENDING' and (lease_until is null or lease_until < ?) and id in (select d.id from"
-            + " delivery d where d.status = 'PENDING' and d.next_attempt_at <= ? and (d.lease_until is null or"
-            + " d.lease_until < ?) and not exists (select 1 from endpoint_state s where s.account_id = d.account_id"
-            + " and s.disabled_at is not null) order by d.status, d.next_attempt_at limit ?)";
-    /** Read by the due index. */
-    private static final String SELECT_TAKEN = "select d.id, d.account_id, d.attempts, e.payload, e.received_at,"
-            + " e.request_id, e.traceparent, d.schedule_start from delivery d join hook_event e on e.id = d.event_id"
-            + " where d.status = 'PENDING' and d.next_attempt_at = ? and d.lease_owner = ? order by d.created_at";
+    private static final String HOLD = "update delivery_queue set held = true, lease_owner = null, lease_until = null"
+            + " where id = any(?)";
 
+    /**
+     * Claims up to {@code max} due deliveries under a lease. A claimed delivery whose endpoint was disabled after it
+     * was queued (an endpoint disabled while its event was being stored) is held instead, out of every later claim.
+     */
     public List<Claimed> claimDue(int max) {
-        // In milliseconds: both databases keep the lease's end exactly, so the claimed rows are found by it.
-        OffsetDateTime now = utc(clock.instant().truncatedTo(ChronoUnit.MILLIS));
-        OffsetDateTime until = now.plus(config.delivery().lease());
-        String owner = replica + ":" + claims.incrementAndGet();
+        // In milliseconds, as the lease's end is kept.
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Instant until = now.plus(config.delivery().lease());
         return LocalTransaction.run(dataSource, "Claiming due deliveries", c -> {
-            if (update(c, TAKE, owner, until, until, now, now, now, max) == 0) {
-                return List.of();
-            }
+            List<String> hold = new ArrayList<>();
             List<Claimed> out = new ArrayList<>(max);
-            try (PreparedStatement taken = c.prepareStatement(SELECT_TAKEN);
-                    ResultSet r = bind(taken, until, owner).executeQuery()) {
-                while (r.next()) {
-                    int attempts = r.getInt(3);
-                    // A count below the schedule's start was set back to 0 by a replica from before V5 (a retry during
-                    // the rolling update): the schedule counts from that reset (and the outcome records it so).
-                    int scheduleStart = r.getInt(8) <= attempts ? r.getInt(8) : 0;
-                    out.add(new Claimed(r.getString(1), r.getString(2), r.getString(4), attempts + 1, scheduleStart,
-                            r.getObject(5, OffsetDateTime.class).toInstant(), owner, until.toInstant(),
-                            r.getString(6), r.getString(7)));
+            for (Claimed claimed : queue.claim(c, now, until, max, (r, owner, leaseUntil) -> {
+                if (r.getBoolean(11)) {
+                    hold.add(r.getString(1));
+                    return null;
+                }
+                return new Claimed(r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getString(5),
+                        r.getInt(9) + 1, Math.min(r.getInt(10), r.getInt(9)),
+                        r.getObject(6, OffsetDateTime.class).toInstant(), owner, leaseUntil, r.getString(7),
+                        r.getString(8));
+            })) {
+                if (claimed != null) {
+                    out.add(claimed);
                 }
             }
+            if (!hold.isEmpty()) {
+                try (PreparedStatement s = c.prepareStatement(HOLD)) {
+                    s.setArray(1, uuids(c, hold));
+                    s.executeUpdate();
+                }
+            }
+            out.sort(Comparator.comparing(Claimed::receivedAt));
             return out;
         });
     }
@@ -231,46 +258,111 @@ public class DeliveryStore {
             + " (id, delivery_id, attempt, started_at, latency_ms, status_code, error, signature_headers)"
             + " values (?, ?, ?, ?, ?, ?, ?, ?)";
     /** A delivery whose lease another claim owns by now keeps its state: the update finds no row. */
-    private static final String UPDATE_DELIVERY = "update delivery set attempts = ?, schedule_start = ?, status = ?,"
-            + " next_attempt_at = ?, delivered_at = ?, last_error = ?, lease_owner = null, lease_until = null"
-            + " where id = ? and lease_owner = ?";
+    private static final String RESCHEDULE = "update delivery_queue set attempts = ?, schedule_start = ?,"
+            + " next_attempt_at = ?, last_error = ?, lease_owner = null, lease_until = null where id = ? and"
+            + " lease_owner = ?";
+    private static final String FINISH = "delete from delivery_queue where id = ? and lease_owner = ?";
+    private static final String INSERT_HISTORY = "insert into delivery_history (id, event_id, account_id, message_id,"
+            + " status, attempts, payload, request_id, traceparent, received_at, finished_at, last_error)"
+            + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_DEAD = "insert into dead_letter (delivery_id, account_id, finished_at)"
+            + " values (?, ?, ?) on conflict (delivery_id) do update set finished_at = excluded.finished_at";
+    private static final String COUNT_HOUR = "insert into delivery_stats (hour, delivered, dead, failed_attempts)"
+            + " values (?, ?, ?, ?) on conflict (hour) do update set delivered = delivery_stats.delivered +"
+            + " excluded.delivered, dead = delivery_stats.dead + excluded.dead, failed_attempts ="
+            + " delivery_stats.failed_attempts + excluded.failed_attempts";
 
-    /** Records attempts, moves their deliveries on and keeps the endpoints' failure streaks, in one transaction. */
+    /**
+     * Records attempts, moves their deliveries on (rescheduled, or finished into the history) and keeps the endpoints'
+     * failure streaks, in one transaction.
+     */
     public void recordAll(List<Recorded> outcomes) {
         // In account order, so two replicas' batches lock the endpoints' rows in the same order (no deadlock).
         List<Recorded> sorted = outcomes.stream().sorted(Comparator.comparing(r -> r.claimed().accountId())).toList();
         Instant now = clock.instant();
         List<String> disabled = new ArrayList<>();
-        List<Recorded> moved = LocalTransaction.run(dataSource, "Recording delivery outcomes", c -> {
-            int[] updated;
-            try (PreparedStatement attempt = c.prepareStatement(INSERT_ATTEMPT);
-                    PreparedStatement delivery = c.prepareStatement(UPDATE_DELIVERY)) {
+        List<Recorded> changed = LocalTransaction.run(dataSource, "Recording delivery outcomes", c -> {
+            List<Recorded> finishing = new ArrayList<>();
+            List<Recorded> retrying = new ArrayList<>();
+            Map<Instant, long[]> hours = new TreeMap<>();
+            try (PreparedStatement attempt = c.prepareStatement(INSERT_ATTEMPT)) {
                 for (Recorded r : sorted) {
                     Claimed cl = r.claimed();
                     Outcome o = r.outcome();
                     Instant started = now.minusMillis(r.latencyMs());
-                    String error = o.error() == null
-                            ? null
-                            : o.error().substring(0, Math.min(o.error().length(), 1000));
-                    bind(attempt, TimeOrderedIds.next(), cl.id(), cl.attempt(), utc(started), r.latencyMs(),
-                            o.statusCode(), error, headers(r.signatureHeaders())).addBatch();
-                    String status = status(cl, o);
-                    // the claim had moved it to the lease's end; a retry falls due after its wait
-                    Instant next = status.equals(Delivery.PENDING) ? now.plus(wait(cl, o)) : started;
-                    bind(delivery, cl.attempt(), cl.scheduleStart(), status, utc(next), o.delivered() ? utc(now) : null,
-                            error, cl.id(), cl.leaseOwner()).addBatch();
+                    bind(attempt, UUID.fromString(TimeOrderedIds.next()), UUID.fromString(cl.id()), cl.attempt(),
+                            utc(started), r.latencyMs(), o.statusCode(), error(o), headers(r.signatureHeaders()))
+                            .addBatch();
+                    (status(cl, o).equals(PENDING) ? retrying : finishing).add(r);
+                    if (!o.delivered()) {
+                        hours.computeIfAbsent(now.truncatedTo(ChronoUnit.HOURS), h -> new long[3])[2]++;
+                    }
                 }
                 attempt.executeBatch();
-                updated = delivery.executeBatch();
             }
-            List<Recorded> changed = new ArrayList<>();
-            Set<String> succeeded = new LinkedHashSet<>();
-            for (int i = 0; i < sorted.size(); i++) {
-                Recorded r = sorted.get(i);
-                if (updated[i] == 0) {
-                    continue; // another claim owns it by now: the attempt stays in the log, the state is the owner's
+            List<Recorded> moved = new ArrayList<>();
+            if (!retrying.isEmpty()) {
+                try (PreparedStatement reschedule = c.prepareStatement(RESCHEDULE)) {
+                    for (Recorded r : retrying) {
+                        Claimed cl = r.claimed();
+                        bind(reschedule, cl.attempt(), cl.scheduleStart(), utc(now.plus(wait(cl, r.outcome()))),
+                                error(r.outcome()), UUID.fromString(cl.id()), cl.leaseOwner()).addBatch();
+                    }
+                    int[] updated = reschedule.executeBatch();
+                    for (int i = 0; i < retrying.size(); i++) {
+                        if (updated[i] > 0) { // else another claim owns it by now: the attempt stays in the log
+                            moved.add(retrying.get(i));
+                        }
+                    }
                 }
-                changed.add(r);
+            }
+            if (!finishing.isEmpty()) {
+                int[] deleted;
+                try (PreparedStatement finish = c.prepareStatement(FINISH)) {
+                    for (Recorded r : finishing) {
+                        bind(finish, UUID.fromString(r.claimed().id()), r.claimed().leaseOwner()).addBatch();
+                    }
+                    deleted = finish.executeBatch();
+                }
+                try (PreparedStatement history = c.prepareStatement(INSERT_HISTORY);
+                        PreparedStatement dead = c.prepareStatement(INSERT_DEAD)) {
+                    boolean anyDead = false;
+                    for (int i = 0; i < finishing.size(); i++) {
+                        if (deleted[i] == 0) {
+                            continue;
+                        }
+                        Recorded r = finishing.get(i);
+                        Claimed cl = r.claimed();
+                        String status = status(cl, r.outcome());
+                        bind(history, UUID.fromString(cl.id()), UUID.fromString(cl.eventId()), cl.accountId(),
+                                cl.messageId(), status, cl.attempt(), cl.payload(), cl.requestId(), cl.traceparent(),
+                                utc(cl.receivedAt()), utc(now), error(r.outcome())).addBatch();
+                        long[] hour = hours.computeIfAbsent(now.truncatedTo(ChronoUnit.HOURS), h -> new long[3]);
+                        if (DEAD.equals(status)) {
+                            bind(dead, UUID.fromString(cl.id()), cl.accountId(), utc(now)).addBatch();
+                            anyDead = true;
+                            hour[1]++;
+                        } else {
+                            hour[0]++;
+                        }
+                        moved.add(r);
+                    }
+                    history.executeBatch();
+                    if (anyDead) {
+                        dead.executeBatch();
+                    }
+                }
+            }
+            if (!hours.isEmpty()) {
+                try (PreparedStatement count = c.prepareStatement(COUNT_HOUR)) {
+                    for (Map.Entry<Instant, long[]> h : hours.entrySet()) {
+                        bind(count, utc(h.getKey()), h.getValue()[0], h.getValue()[1], h.getValue()[2]).addBatch();
+                    }
+                    count.executeBatch();
+                }
+            }
+            Set<String> succeeded = new LinkedHashSet<>();
+            for (Recorded r : moved) {
                 if (r.outcome().delivered()) {
                     succeeded.add(r.claimed().accountId());
                 } else if (r.outcome().endpointFault() && countFailure(c, r.claimed().accountId(), now)) {
@@ -278,13 +370,16 @@ public class DeliveryStore {
                 }
             }
             if (!succeeded.isEmpty()) {
-                update(c, "update endpoint_state set consecutive_failures = 0, failing_since = null where account_id"
-                        + " = any(?) and consecutive_failures > 0", c.createArrayOf("varchar", succeeded.toArray()));
+                try (PreparedStatement s = c.prepareStatement("update endpoint_state set consecutive_failures = 0,"
+                        + " failing_since = null where account_id = any(?) and consecutive_failures > 0")) {
+                    s.setArray(1, c.createArrayOf("varchar", succeeded.toArray()));
+                    s.executeUpdate();
+                }
             }
-            return changed;
+            return moved;
         });
         // Counted once committed (a delivery another claim owns by now is counted by that one).
-        for (Recorded r : moved) {
+        for (Recorded r : changed) {
             metrics.counter(COUNTERS.get(status(r.claimed(), r.outcome()))).increment();
             if (r.outcome().delivered()) {
                 intakeToDelivery.record(Duration.between(r.claimed().receivedAt(), now));
@@ -296,9 +391,16 @@ public class DeliveryStore {
         metrics.counter("hook.endpoints.auto_disabled").increment(disabled.size());
     }
 
+    private static final Map<String, String> COUNTERS = Map.of(DELIVERED, "hook.deliveries.delivered", DEAD,
+            "hook.deliveries.dead_lettered", PENDING, "hook.deliveries.retried");
+
+    private static String error(Outcome o) {
+        return o.error() == null ? null : o.error().substring(0, Math.min(o.error().length(), 1000));
+    }
+
     String status(Claimed cl, Outcome o) {
         boolean dead = o.permanent() || cl.step() > config.delivery().retrySchedule().size();
-        return o.delivered() ? Delivery.DELIVERED : dead ? Delivery.DEAD : Delivery.PENDING;
+        return o.delivered() ? DELIVERED : dead ? DEAD : PENDING;
     }
 
     private Duration wait(Claimed cl, Outcome o) {
@@ -323,9 +425,6 @@ public class DeliveryStore {
         }
     }
 
-    private static final Map<String, String> COUNTERS = Map.of(Delivery.DELIVERED, "hook.deliveries.delivered",
-            Delivery.DEAD, "hook.deliveries.dead_lettered", Delivery.PENDING, "hook.deliveries.retried");
-
     private static final String COUNT_FAILURE = "update endpoint_state set consecutive_failures ="
             + " consecutive_failures + 1, last_failure_at = ?, failing_since = coalesce(failing_since, ?)"
             + " where account_id = ?";
@@ -334,6 +433,7 @@ public class DeliveryStore {
     private static final String DISABLE = "update endpoint_state set disabled_at = ?, disabled_by = ?,"
             + " disabled_reason = ? where account_id = ? and disabled_at is null and consecutive_failures >= ?"
             + " and failing_since <= ?";
+    static final String HOLD_ACCOUNT = "update delivery_queue set held = true where account_id = ? and not held";
 
     /** Two replicas creating the row at once make one commit fail: that batch is recorded again, then it exists. */
     private boolean countFailure(Connection c, String accountId, Instant now) throws SQLException {
@@ -342,37 +442,36 @@ public class DeliveryStore {
         }
         String reason = "at least " + config.disableMinFailures() + " attempts in a row failed over at least "
                 + config.disableAfter() + " with no success";
-        return config.autoDisable() && update(c, DISABLE, utc(now), EndpointState.BY_RULE, reason, accountId,
-                config.disableMinFailures(), utc(now.minus(config.disableAfter()))) == 1;
+        if (config.autoDisable() && update(c, DISABLE, utc(now), BY_RULE, reason, accountId,
+                config.disableMinFailures(), utc(now.minus(config.disableAfter()))) == 1) {
+            update(c, HOLD_ACCOUNT, accountId);
+            return true;
+        }
+        return false;
     }
 
-    /** Gives a claimed delivery back untouched, due now. */
+    /** Gives a claimed delivery back untouched (due when it was). */
     public void release(Claimed claimed) {
-        LocalTransaction.run(dataSource, "Giving back a claimed delivery", c -> update(c, "update delivery set"
-                + " lease_owner = null, lease_until = null, next_attempt_at = ? where id = ? and lease_owner = ?",
-                utc(clock.instant()), claimed.id(), claimed.leaseOwner()));
+        LocalTransaction.run(dataSource, "Giving back a claimed delivery",
+                c -> queue.release(c, UUID.fromString(claimed.id()), claimed.leaseOwner()));
     }
 
-    /** Read by the due index (a claimed row is due at its lease's end). */
-    private static final String RELEASE_HELD = "update delivery set lease_owner = null, lease_until = null,"
-            + " next_attempt_at = ? where status = 'PENDING' and next_attempt_at > ? and lease_until > ?"
-            + " and lease_owner like ?";
-
-    /** On shutdown, once no attempt is under way: every lease this replica holds, due now for any replica. */
-    public int releaseHeld() {
-        OffsetDateTime now = utc(clock.instant());
-        return LocalTransaction.run(dataSource, "Handing back this replica's leases",
-                c -> update(c, RELEASE_HELD, now, now, now, replica + ":%"));
+    /** On shutdown, once no attempt is under way: every lease this replica still holds, due at once for any replica. */
+    public int releaseHeld(Collection<String> ids) {
+        return queue.releaseAll(dataSource, ids.stream().map(UUID::fromString).toList());
     }
 
-    private static int update(Connection c, String sql, Object... values) throws SQLException {
+    static int update(Connection c, String sql, Object... values) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(sql)) {
             return bind(s, values).executeUpdate();
         }
     }
 
-    private static OffsetDateTime utc(Instant t) {
-        return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
+    static Array uuids(Connection c, Collection<String> ids) throws SQLException {
+        return c.createArrayOf("uuid", ids.stream().map(UUID::fromString).toArray());
     }
 
+    static OffsetDateTime utc(Instant t) {
+        return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
+    }
 }

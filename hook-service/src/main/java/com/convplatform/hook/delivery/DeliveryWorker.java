@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,7 +29,6 @@ import org.jboss.logging.MDC;
 import com.convplatform.crypto.hook.HookHeaders;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.hook.config.HookConfig;
-import com.convplatform.hook.delivery.Delivery.EndpointState;
 import com.convplatform.hook.delivery.DeliveryStore.Outcome;
 import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.GroupCommit;
@@ -69,6 +69,8 @@ public class DeliveryWorker {
     /** Per account: its {@code per-endpoint} turns to send, handed out in order (fair). */
     private final Map<String, Semaphore> endpoints = new ConcurrentHashMap<>();
     private final AtomicInteger held = new AtomicInteger();
+    /** The ids of the deliveries this replica holds under its leases, handed back at once on shutdown. */
+    private final Set<String> holding = ConcurrentHashMap.newKeySet();
     private final Semaphore signal = new Semaphore(0);
     /** The database may hold due deliveries that this replica could claim now. */
     private volatile boolean backlog = true;
@@ -85,7 +87,8 @@ public class DeliveryWorker {
     private Drained drained;
 
     public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
-            Clock clock, MeterRegistry metrics, Vertx vertx, ObjectMapper json, DeliveryTracing tracing) {
+            Clock clock, MeterRegistry metrics, Vertx vertx, ObjectMapper json, DeliveryTracing tracing,
+            DeliveryQueries queries) {
         this.store = store;
         this.tracing = tracing;
         this.accounts = accounts;
@@ -98,9 +101,9 @@ public class DeliveryWorker {
                 d.connectTimeout(), d.readTimeout(), HookPoster.trust(d.trustStore()), d.perEndpoint());
         this.senders = Executors.newFixedThreadPool(d.maxInFlight(), r -> daemon(r, "hook-delivery"));
         this.recorder = GroupCommit.ofWrites("hook-outcome-recorder", d.maxInFlight(), store::recordAll);
-        Gauge.builder("hook.queue.depth", () -> Delivery.count("status", Delivery.PENDING))
+        Gauge.builder("hook.queue.depth", queries::queued)
                 .description("Deliveries waiting to be delivered").register(metrics);
-        Gauge.builder("hook.endpoints.disabled", () -> EndpointState.count("disabledAt is not null"))
+        Gauge.builder("hook.endpoints.disabled", queries::disabledEndpoints)
                 .description("Account endpoints currently disabled").register(metrics);
         Gauge.builder("hook.deliveries.held", held, AtomicInteger::get)
                 .description("Deliveries this replica holds (in flight or waiting for their endpoint)")
@@ -154,7 +157,7 @@ public class DeliveryWorker {
         }
         long deadline = System.nanoTime() + grace.toNanos();
         running = false;
-        int holding = held.get();
+        int holdingNow = held.get();
         try {
             if (dispatcher != null) {
                 signal.release(); // wakes it from its wait; a claim under way ends (its rows go back below)
@@ -173,15 +176,15 @@ public class DeliveryWorker {
         recorder.close(); // outcomes still queued are written before the leases go back
         int released = 0;
         try {
-            released = store.releaseHeld();
+            released = store.releaseHeld(List.copyOf(holding));
         } catch (RuntimeException e) {
             LOG.errorf(e, "Handing back the leases of this replica failed; its deliveries are taken again once their"
                     + " leases (hook.delivery.lease, %s) run out", config.delivery().lease());
         }
         releasedOnShutdown.increment(released);
-        drained = new Drained(holding, finishedWhileStopping.get(), released);
+        drained = new Drained(holdingNow, finishedWhileStopping.get(), released);
         LOG.infof("Delivery stopped: %d deliveries were held; %d attempts ended within hook.delivery.shutdown-grace"
-                + " (%s)%s; %d leases handed back, due now for the other replicas", holding, drained.finished(),
+                + " (%s)%s; %d leases handed back, due now for the other replicas", holdingNow, drained.finished(),
                 grace, cutOff ? ", the others were cut off" : "", released);
         return drained;
     }
@@ -209,16 +212,17 @@ public class DeliveryWorker {
         int batch = Math.min(d.batchSize(), d.maxInFlight());
         while (running) {
             boolean full = false;
-            int holding = held.get();
-            int want = Math.min(batch, d.maxInFlight() - holding);
+            int inHand = held.get();
+            int want = Math.min(batch, d.maxInFlight() - inHand);
             // While deliveries are held, claim only once room for half a batch is free: one claim per finished
             // delivery would cost a transaction for each.
-            if (want > 0 && (holding == 0 || 2 * want >= batch)) {
+            if (want > 0 && (inHand == 0 || 2 * want >= batch)) {
                 // Cleared before the claim: a wake() while it runs (rows committed too late for it) sets it again.
                 backlog = false;
                 try {
                     List<DeliveryStore.Claimed> claimed = store.claimDue(want);
                     held.addAndGet(claimed.size());
+                    claimed.forEach(c -> holding.add(c.id()));
                     claimed.forEach(c -> senders.execute(() -> send(c)));
                     full = claimed.size() == want;
                     backlog |= full;
@@ -245,6 +249,7 @@ public class DeliveryWorker {
         }
         Semaphore turns = endpoints.computeIfAbsent(c.accountId(),
                 k -> new Semaphore(config.delivery().perEndpoint(), true));
+        boolean settled = false; // recorded or handed back: no longer this replica's to hand back on shutdown
         try {
             turns.acquire();
             try {
@@ -266,12 +271,14 @@ public class DeliveryWorker {
                     if (o != null && !cutOff) {
                         record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000,
                                 signatureHeaders));
+                        settled = true;
                         if (!running) {
                             finishedWhileStopping.incrementAndGet();
                         }
                     }
                 } else if (running) {
                     handBackUnattempted(c);
+                    settled = true;
                 } // else stopping: drain() hands it back with the others, in one UPDATE
             } finally {
                 turns.release();
@@ -279,12 +286,16 @@ public class DeliveryWorker {
         } catch (InterruptedException e) {
             if (running) {
                 handBackUnattempted(c);
+                settled = true;
             } // else cut off by drain(), which hands it back with the others
         } catch (RuntimeException e) {
             LOG.errorf(e, "Delivery %s failed unexpectedly; its lease will expire and it will be retried", c.id());
         } finally {
             MDC.remove(RequestIds.MDC_KEY);
             held.decrementAndGet();
+            if (settled) {
+                holding.remove(c.id());
+            }
             if (backlog) {
                 signal.release(); // room is free for due deliveries waiting in the database
             }

@@ -14,6 +14,7 @@ import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,14 +22,13 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.HookPlatformResource.Answer;
+import com.convplatform.hook.QueueRows;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -42,23 +42,6 @@ import io.restassured.response.ValidatableResponse;
 @QuarkusTest
 @QuarkusTestResource(HookPlatformResource.class)
 class EndpointDisableTest {
-    @Inject
-    Rows rows;
-
-    @ApplicationScoped
-    static class Rows {
-        /** The account's deliveries that a claim holds (being sent, or waiting for their endpoint's turn). */
-        @Transactional
-        long leased(String account) {
-            return Delivery.count("accountId = ?1 and leaseOwner is not null", account);
-        }
-
-        @Transactional
-        Delivery ofEvent(String eventId) {
-            return Delivery.find("eventId", eventId).firstResult();
-        }
-    }
-
     /**
      * Returns once a claim has run after this call began: a delivery of another account, accepted now, was sent.
      * Claims take the oldest due deliveries first, so a claim that took it took every claimable delivery due before.
@@ -71,10 +54,11 @@ class EndpointDisableTest {
 
     /** The delivery of {@code eventId} was never claimed: no lease, no attempt, still pending. */
     void neverClaimed(String eventId) {
-        Delivery d = rows.ofEvent(eventId);
-        assertNull(d.leaseOwner, "a disabled endpoint's delivery was claimed");
-        assertEquals(0, d.attempts);
-        assertEquals(Delivery.PENDING, d.status);
+        QueueRows.Queued d = QueueRows.queuedOfEvent(eventId);
+        assertNotNull(d, "a disabled endpoint's delivery left the queue");
+        assertNull(d.leaseOwner(), "a disabled endpoint's delivery was claimed");
+        assertEquals(0, d.attempts());
+        assertTrue(d.held(), "a disabled endpoint's delivery is held");
     }
 
     static ValidatableResponse endpoint(String account) {
@@ -107,7 +91,8 @@ class EndpointDisableTest {
 
         // Held: a new event is accepted and stored but not attempted while the endpoint is disabled. First the
         // attempts already claimed when it was disabled end (their calls to the receiver all came before).
-        await().atMost(Duration.ofSeconds(10)).until(() -> rows.leased(account) == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> QueueRows.ofAccount(account).stream().allMatch(q -> q.leaseOwner() == null));
         int before = received(account).size();
         String heldEvent = intake(event(account, 1000), 202);
         aLaterClaimRan();

@@ -34,12 +34,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.testing.JsonExchanges;
+import com.convplatform.testsupport.PostgresTestResource;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -47,7 +47,8 @@ import com.sun.net.httpserver.HttpServer;
  * The built jar, stopped by a signal while it holds deliveries to a slow receiver: with SIGTERM the attempts under way
  * end, the other leases are handed back at once and a second replica takes them within its poll; with SIGKILL they
  * wait for their lease to run out. Each run prints how long the held deliveries stayed out of reach. Both replicas
- * share one database (H2 in this JVM, over TCP), so the rows can be read after a replica is gone. Run after
+ * share one PostgreSQL database of their own (test-support's PostgresTestResource), so the rows can be read after a
+ * replica is gone. Run after
  * {@code package}: {@code ./mvnw -pl hook-service verify -DskipITs=false -Dit.test=GracefulShutdownIT}.
  */
 class GracefulShutdownIT {
@@ -63,7 +64,6 @@ class GracefulShutdownIT {
     private static final Duration LEASE = Duration.ofSeconds(60);
     private static final Duration SLOW = Duration.ofSeconds(4);
 
-    private static Server database;
     private static HttpServer receiver;
     private static final ExecutorService RECEIVER_THREADS = Executors.newCachedThreadPool();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -74,7 +74,6 @@ class GracefulShutdownIT {
 
     @BeforeAll
     static void start() throws Exception {
-        database = Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
         receiver.setExecutor(RECEIVER_THREADS);
         receiver.createContext("/internal/v1/accounts/",
@@ -89,7 +88,6 @@ class GracefulShutdownIT {
     static void stop() {
         receiver.stop(0);
         RECEIVER_THREADS.shutdownNow();
-        database.stop();
     }
 
     @Test
@@ -121,9 +119,10 @@ class GracefulShutdownIT {
     private Result run(String name, boolean kill) throws Exception {
         RECEIVED.clear();
         delayMillis = SLOW.toMillis();
-        String jdbc = "jdbc:h2:tcp://127.0.0.1:" + database.getPort() + "/mem:shutdown-" + name + ";DB_CLOSE_DELAY=-1";
-        try (Connection db = DriverManager.getConnection(jdbc, "sa", "")) {
-            Process a = replica(name + "-a", jdbc);
+        PostgresTestResource.Database database = PostgresTestResource.create("shutdown_" + name);
+        try (Connection db = DriverManager.getConnection(database.url(), database.user(),
+                database.password() == null ? "" : database.password())) {
+            Process a = replica(name + "-a", database);
             Process b = null;
             try {
                 int portA = awaitReady(a, name + "-a");
@@ -132,10 +131,10 @@ class GracefulShutdownIT {
                 }
                 // A holds every delivery not yet delivered (its own claims), PER_ENDPOINT of them under way.
                 awaitTrue(Duration.ofSeconds(30), () -> count(db, "lease_owner is not null")
-                        + count(db, "status = 'DELIVERED'") == EVENTS && IN_FLIGHT.get() == PER_ENDPOINT,
+                        + delivered(db) == EVENTS && IN_FLIGHT.get() == PER_ENDPOINT,
                         "replica A never held all deliveries");
                 String replicaA = replicaOf(db);
-                b = replica(name + "-b", jdbc);
+                b = replica(name + "-b", database);
                 awaitReady(b, name + "-b");
                 int held = countOwnedLive(db, replicaA);
                 assertTrue(held > PER_ENDPOINT, "A still holds deliveries waiting for their turn: " + held);
@@ -160,8 +159,8 @@ class GracefulShutdownIT {
                     if (releasedMs < 0 && stillA == 0) {
                         releasedMs = ms(now - signalled);
                     }
-                    if (takenMs < 0 && stillA == 0 && count(db, "status = 'PENDING' and (lease_owner is null"
-                            + " or lease_until <= current_timestamp)") == 0) {
+                    if (takenMs < 0 && stillA == 0 && count(db, "lease_owner is null"
+                            + " or lease_until <= current_timestamp") == 0) {
                         takenMs = ms(now - signalled); // every one not delivered is under B's lease by now
                     }
                     Thread.sleep(20);
@@ -193,7 +192,7 @@ class GracefulShutdownIT {
 
                 // Nothing lost: B delivers every event once the receiver is quick again.
                 delayMillis = 0;
-                awaitTrue(Duration.ofSeconds(60), () -> count(db, "status = 'DELIVERED'") == EVENTS,
+                awaitTrue(Duration.ofSeconds(60), () -> delivered(db) == EVENTS,
                         name + ": not every delivery was delivered");
                 for (long id = 1; id <= EVENTS; id++) {
                     assertTrue(RECEIVED.containsKey(id), name + ": message " + id + " never arrived");
@@ -214,6 +213,8 @@ class GracefulShutdownIT {
                     b.destroyForcibly();
                 }
             }
+        } finally {
+            PostgresTestResource.drop(database);
         }
     }
 
@@ -225,7 +226,7 @@ class GracefulShutdownIT {
      * Starts the built artifact as a replica on a free port, with a data directory of its own, logging to target/: the
      * native executable when one was built (the native workflow), else the jar.
      */
-    private Process replica(String name, String jdbc) throws IOException {
+    private Process replica(String name, PostgresTestResource.Database database) throws IOException {
         Path runner = Paths.get(System.getProperty("native.image.path", "target/no-native-executable"));
         Path jar = Paths.get("target", "quarkus-app", "quarkus-run.jar");
         boolean nativeRun = Files.isExecutable(runner);
@@ -243,7 +244,11 @@ class GracefulShutdownIT {
                 : new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
         Map<String, String> env = pb.environment();
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbc);
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", database.url());
+        env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
+        if (database.password() != null) {
+            env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
+        }
         env.put("HOOK_DATA_DIR", data.toString());
         env.put("HOOK_INTERNAL_API_KEY", INTERNAL_KEY);
         env.put("HOOK_ADMIN_API_KEY", "shutdown-it-operator-key");
@@ -311,7 +316,15 @@ class GracefulShutdownIT {
 
     private static int count(Connection db, String where) throws SQLException {
         try (Statement s = db.createStatement();
-                ResultSet r = s.executeQuery("select count(*) from delivery where " + where)) {
+                ResultSet r = s.executeQuery("select count(*) from delivery_queue where " + where)) {
+            r.next();
+            return r.getInt(1);
+        }
+    }
+
+    private static int delivered(Connection db) throws SQLException {
+        try (Statement s = db.createStatement();
+                ResultSet r = s.executeQuery("select count(*) from delivery_history where status = 'DELIVERED'")) {
             r.next();
             return r.getInt(1);
         }
@@ -321,7 +334,7 @@ class GracefulShutdownIT {
     private static String replicaOf(Connection db) throws SQLException {
         Set<String> replicas = new HashSet<>();
         try (Statement s = db.createStatement();
-                ResultSet r = s.executeQuery("select lease_owner from delivery where lease_owner is not null")) {
+                ResultSet r = s.executeQuery("select lease_owner from delivery_queue where lease_owner is not null")) {
             while (r.next()) {
                 replicas.add(r.getString(1).substring(0, r.getString(1).indexOf(':')));
             }
@@ -332,7 +345,7 @@ class GracefulShutdownIT {
 
     /** Deliveries still under a live lease of one of this replica's claims. */
     private static int countOwnedLive(Connection db, String replica) throws SQLException {
-        return count(db, "status = 'PENDING' and lease_until > current_timestamp and lease_owner like '"
+        return count(db, "lease_until > current_timestamp and lease_owner like '"
                 + replica.replace("'", "''") + ":%'");
     }
 

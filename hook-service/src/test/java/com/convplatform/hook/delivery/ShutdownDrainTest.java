@@ -22,11 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.testing.JsonExchanges;
+import com.convplatform.hook.QueueRows;
 import com.sun.net.httpserver.HttpServer;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -111,14 +111,12 @@ class ShutdownDrainTest {
     @Inject
     DeliveryStore store;
 
-    @Transactional
-    List<Delivery> rows() {
-        return Delivery.list("accountId", ACCOUNT);
+    List<QueueRows.Queued> rows() {
+        return QueueRows.ofAccount(ACCOUNT);
     }
 
-    @Transactional
     long attempts(Set<String> deliveries) {
-        return Delivery.Attempt.count("deliveryId in ?1", deliveries);
+        return QueueRows.attempts(deliveries);
     }
 
     @Test
@@ -132,7 +130,7 @@ class ShutdownDrainTest {
         }
         // Two attempts hang at the receiver; the other four wait for the endpoint's turn; all six are leased.
         await().atMost(Duration.ofSeconds(20)).until(() -> HangingReceiver.ARRIVED.get() == 2
-                && rows().stream().filter(d -> d.leaseOwner != null).count() == EVENTS);
+                && rows().stream().filter(d -> d.leaseOwner() != null).count() == EVENTS);
         double before = releasedMetric();
 
         long started = System.nanoTime();
@@ -143,14 +141,14 @@ class ShutdownDrainTest {
         assertTrue(drained.held() >= EVENTS && drained.released() >= EVENTS, "six held and handed back: " + drained);
         assertTrue(tookMs < 4_000, "the grace (1 s) bounds the stop, whatever the receiver does: " + tookMs + " ms");
         Instant after = Instant.now();
-        for (Delivery d : rows()) {
-            assertEquals(Delivery.PENDING, d.status);
-            assertNull(d.leaseOwner, "handed back: no owner");
-            assertNull(d.leaseUntil, "handed back: no lease");
-            assertFalse(d.nextAttemptAt.isAfter(after), "handed back: due at once, not at the lease's end");
-            assertEquals(0, d.attempts, "an attempt cut off by the shutdown is not counted");
+        assertEquals(EVENTS, rows().size(), "all six are still in the queue");
+        for (QueueRows.Queued d : rows()) {
+            assertNull(d.leaseOwner(), "handed back: no owner");
+            assertNull(d.leaseUntil(), "handed back: no lease");
+            assertFalse(d.nextAttemptAt().isAfter(after), "handed back: due at once, not at the lease's end");
+            assertEquals(0, d.attempts(), "an attempt cut off by the shutdown is not counted");
         }
-        Set<String> ids = rows().stream().map(d -> d.id).collect(Collectors.toSet());
+        Set<String> ids = rows().stream().map(QueueRows.Queued::id).collect(Collectors.toSet());
         assertEquals(0, attempts(ids), "no outcome was recorded for the attempts cut off");
         assertEquals(before + drained.released(), releasedMetric(), 0.0, "hook_deliveries_released_on_shutdown_total");
         assertEquals(2, HangingReceiver.ARRIVED.get(), "no attempt started after the shutdown began");
