@@ -126,6 +126,19 @@ public final class LeaseQueue {
     }
 
     /**
+     * Hands back every row this replica still leases, found by reading the whole table: for a table that holds little
+     * (an outbox of what waits), once, at shutdown; how many.
+     */
+    public int releaseOwned(DataSource dataSource, Instant now) {
+        return LocalTransaction.run(dataSource, "Handing back the leases of this replica on " + table, c -> {
+            try (PreparedStatement s = c.prepareStatement("update " + table + " set lease_owner = null, lease_until ="
+                    + " null where lease_owner like ? and lease_until > ?")) {
+                return LocalTransaction.bind(s, replica + ":%", utc(now)).executeUpdate();
+            }
+        });
+    }
+
+    /**
      * Reclaims the space of the deleted rows (a plain {@code VACUUM}, no statistics gathered), unless another replica
      * is at it: the queue churns, and without it every insert extends the table and every claim steps over the index
      * entries of rows long gone. Autovacuum does the same where it runs; this keeps the cost flat where it lags or is

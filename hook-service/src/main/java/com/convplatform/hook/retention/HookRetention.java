@@ -55,6 +55,11 @@ public class HookRetention {
 
     /** The partitions of the coming week exist before any row is written. */
     void atStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE + 1) StartupEvent event) {
+        ensurePartitions();
+    }
+
+    /** Makes the partitions from yesterday to a week ahead that do not exist. */
+    public void ensurePartitions() {
         retention.ensurePartitions();
     }
 

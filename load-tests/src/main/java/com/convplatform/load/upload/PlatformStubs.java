@@ -66,6 +66,10 @@ public class PlatformStubs {
     /** Calls to the single intake and to the batch intake. */
     public static final AtomicInteger SINGLE_CALLS = new AtomicInteger();
     public static final AtomicInteger BATCH_CALLS = new AtomicInteger();
+    /** Every erasure call's body, as hook-service's erasure endpoint received it. */
+    public static final Queue<String> ERASURES = new ConcurrentLinkedQueue<>();
+    /** hook-service's erasure endpoint answers 503 while set. */
+    public static volatile boolean erasureDown;
     static HttpServer server;
     static final ObjectMapper JSON = new ObjectMapper();
 
@@ -86,6 +90,7 @@ public class PlatformStubs {
             });
             server.createContext("/internal/v1/events", PlatformStubs::intake);
             server.createContext("/internal/v1/events/batch", PlatformStubs::batchIntake);
+            server.createContext("/internal/v1/erasures", PlatformStubs::erasure);
             server.start();
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
             return Map.of("upload.jwks-url", base + "/jwks.json", "upload.hook-service.url", base,
@@ -117,6 +122,21 @@ public class PlatformStubs {
             }
             EVENTS.add(body);
             JsonExchanges.respond(ex, 202, "{\"event_id\":\"e\"}");
+        }
+    }
+
+    /** Answers as hook-service does: one removed history row per message named. */
+    private static void erasure(HttpExchange ex) throws IOException {
+        String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        if (erasureDown) {
+            JsonExchanges.respond(ex, 503, "{}");
+        } else if (!"Bearer test-internal-key".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
+            JsonExchanges.respond(ex, 401, "{}");
+        } else {
+            ERASURES.add(body);
+            int messages = JSON.readTree(body).path("message_ids").size();
+            JsonExchanges.respond(ex, 200, "{\"removed\":{\"delivery_queue\":0,\"delivery_history\":" + messages
+                    + ",\"delivery_attempt\":0,\"dead_letter\":0}}");
         }
     }
 

@@ -88,6 +88,40 @@ public interface UploadConfig {
 
     Outbox outbox();
 
+    Retention retention();
+
+    Erasure erasure();
+
+    interface Erasure {
+        /**
+         * When hook-service is asked a second time to remove an erased user's deliveries, for an event that was on its
+         * way to it during the first pass: at least two outbox leases (2 min).
+         */
+        @WithDefault("PT2M")
+        Duration secondPassAfter();
+
+        /** How often erasures with a pass due (a second one, or one that failed) are looked for. */
+        @WithDefault("PT15S")
+        Duration checkInterval();
+
+        /** How long after a failed pass at hook-service it is tried again. */
+        @WithDefault("PT30S")
+        Duration retryAfter();
+    }
+
+    interface Retention {
+        /**
+         * How long messages and their stored files are kept (at least this, at most a day more); a day whose events
+         * still wait for hook-service is kept until they are handed on.
+         */
+        @WithDefault("P30D")
+        Duration period();
+
+        /** How often retention runs (and makes the next week's partitions). */
+        @WithDefault("PT1H")
+        Duration interval();
+    }
+
     interface Storage {
         @WithDefault("./data/upload/files")
         String dir();
@@ -137,6 +171,16 @@ public interface UploadConfig {
         /** How often the oldest event's wait is compared with stuck-after. */
         @WithDefault("PT10S")
         Duration checkInterval();
+
+        /**
+         * Whether the service vacuums the outbox table itself, every {@code vacuum-interval} (one replica at a time):
+         * its rows are deleted as fast as they are inserted, and autovacuum may lag or be off.
+         */
+        @WithDefault("true")
+        boolean vacuum();
+
+        @WithDefault("PT1M")
+        Duration vacuumInterval();
     }
 
     interface HookService {

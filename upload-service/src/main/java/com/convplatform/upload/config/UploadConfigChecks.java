@@ -36,7 +36,19 @@ public class UploadConfigChecks {
                 .notNegative("upload.hook-service.shutdown-grace", config.hookService().shutdownGrace())
                 .positive("upload.outbox.stuck-after", config.outbox().stuckAfter())
                 .positive("upload.outbox.check-interval", config.outbox().checkInterval())
-                .positive("upload.hook-service.poll-interval", config.hookService().pollInterval());
+                .positive("upload.hook-service.poll-interval", config.hookService().pollInterval())
+                .positive("upload.outbox.vacuum-interval", config.outbox().vacuumInterval())
+                .positive("upload.retention.interval", config.retention().interval())
+                .positive("upload.erasure.second-pass-after", config.erasure().secondPassAfter())
+                .positive("upload.erasure.check-interval", config.erasure().checkInterval())
+                .positive("upload.erasure.retry-after", config.erasure().retryAfter());
+        Duration period = config.retention().period();
+        checks.require(period.compareTo(Duration.ofDays(1)) >= 0, "upload.retention.period (" + period + ") must be"
+                + " at least P1D: messages and their files are kept and dropped a day at a time",
+                "upload.retention.period");
+        checks.require(config.retention().interval().compareTo(Duration.ofDays(1)) <= 0, "upload.retention.interval ("
+                + config.retention().interval() + ") must be at most P1D: each run makes the next days' partitions,"
+                + " and a message of a day with none could not be logged", "upload.retention.interval");
         // bases paths are appended to (the intake's /internal/v1/events, file_url's /files/...), and the JWKS's URL
         checks.httpUrl("upload.hook-service.url", config.hookService().url())
                 .httpUrl("upload.public-base-url", config.publicBaseUrl())

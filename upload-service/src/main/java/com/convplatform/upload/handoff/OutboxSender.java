@@ -1,15 +1,14 @@
 package com.convplatform.upload.handoff;
 
 import java.io.IOException;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,7 +19,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
@@ -28,11 +26,11 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.jboss.logging.Logger;
 
+import com.convplatform.support.LeaseQueue;
 import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.TraceContexts;
 import com.convplatform.upload.config.UploadConfig;
@@ -69,7 +67,9 @@ public class OutboxSender {
     private final Counter failedCounter;
     private final Counter releasedOnShutdown;
     private final Duration shutdownGrace;
-    private final String ownClaim = UUID.randomUUID().toString();
+    /** The outbox table's lease engine (service-support's, as hook-service's queue). */
+    private final LeaseQueue queue = new LeaseQueue("hook_outbox", "true",
+            "t.id, t.payload, t.request_id, t.traceparent, t.stored_at, t.attempts");
     private final ArrayBlockingQueue<Claimed> direct = new ArrayBlockingQueue<>(4096); // committed, to hand on
     private volatile boolean running = true;
     private Thread directSender;
@@ -87,7 +87,7 @@ public class OutboxSender {
         this.dataSource = dataSource;
         this.clock = clock;
         this.json = json;
-        Gauge.builder("upload.outbox.pending", () -> HookOutbox.count("sentAt is null"))
+        Gauge.builder("upload.outbox.pending", this::pending)
                 .description("Logged messages not yet accepted by hook-service").register(metrics);
         this.sentCounter = Counter.builder("upload.handoff.sent").description("Events accepted by hook-service")
                 .register(metrics);
@@ -113,9 +113,12 @@ public class OutboxSender {
         }
     }
 
-    /** The claim under which this process writes each new event, so no poll takes it while {@link #handOn} sends it. */
-    public String ownClaim() {
-        return ownClaim;
+    /**
+     * A lease under which the upload's transaction writes its new event, so no poll takes it while {@link #handOn}
+     * sends it.
+     */
+    public String newLease() {
+        return queue.owner();
     }
 
     /** Sends a committed event from the hand-off thread; should the queue be full, a poll sends it after its lease. */
@@ -188,17 +191,27 @@ public class OutboxSender {
         drain(shutdownGrace);
     }
 
-    private static final String RELEASE_HELD = "update hook_outbox set claim_token = null, next_attempt_at = ?"
-            + " where claim_token = ? and sent_at is null and next_attempt_at > ?";
-
-    /** Every unsent event this process holds: due now (no index on claim_token: read once per shutdown). */
+    /**
+     * Every unsent event this process still holds: free for any replica's poll at once (due when it was). The outbox
+     * holds only what waits, so it is read whole, once per shutdown.
+     */
     private int releaseHeld() {
-        OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
-        return LocalTransaction.run(dataSource, "Handing back this replica's outbox events", c -> {
-            try (PreparedStatement release = c.prepareStatement(RELEASE_HELD)) {
-                return LocalTransaction.bind(release, now, ownClaim, now).executeUpdate();
+        return queue.releaseOwned(dataSource, clock.instant());
+    }
+
+    private long pending() {
+        return LocalTransaction.run(dataSource, "Counting the outbox", c -> {
+            try (PreparedStatement s = c.prepareStatement("select count(*) from hook_outbox");
+                    ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getLong(1);
             }
         });
+    }
+
+    /** The queue of the outbox, for its vacuum. */
+    public LeaseQueue queue() {
+        return queue;
     }
 
     private void sendHandedOn() {
@@ -251,8 +264,7 @@ public class OutboxSender {
         }
         removeSent(sent);
         if (!failed.isEmpty()) {
-            // a JTA transaction even when the method finds nothing to do: 0.7 % of the service's CPU under load
-            recordFailures(failed);
+            recordFailures(batch.stream().filter(c -> failed.containsKey(c.id())).toList(), failed);
             LOG.warnf("hook-service did not accept %d of %d events; they are retried after their backoff (first: %s)",
                     failed.size(), batch.size(), failed.values().iterator().next());
         }
@@ -299,55 +311,23 @@ public class OutboxSender {
         return out;
     }
 
-    /** A claimed event; traceparent and storedAt null when not stored; attempt 1 is the first post. */
-    public record Claimed(String id, ObjectNode event, String traceparent, Instant storedAt, int attempt) {
+    /** A claimed event; attempt 1 is the first post; {@code leaseOwner}: the lease it is held under. */
+    public record Claimed(String id, ObjectNode event, String traceparent, Instant storedAt, int attempt,
+            String leaseOwner) {
     }
 
-    private static final String SELECT_DUE = "select id, payload, request_id, next_attempt_at, traceparent, stored_at,"
-            + " attempts from hook_outbox where sent_at is null and next_attempt_at <= ?"
-            + " order by sent_at, next_attempt_at limit ?";
-    private static final String CLAIM = "update hook_outbox set claim_token = ?, next_attempt_at = ?"
-            + " where id = ? and sent_at is null and next_attempt_at = ?";
     private static final String REMOVE_SENT = "delete from hook_outbox where id = ?";
 
-    /**
-     * Claims up to {@value #BATCH} due events, each by an UPDATE on its key that holds only if the row is as read, so
-     * of two senders the second updates nothing and looks again (five times). The UPDATE names the exact due time read:
-     * with a range test H2 walked every unsent row of the due index per update. The select orders by both columns of
-     * that index so H2 stops at the batch (by the due time alone: 20 ms a claim with 100 000 unsent).
-     */
-    @Transactional
+    /** Claims up to {@value #BATCH} due events under a lease of this replica (service-support's LeaseQueue). */
     List<Claimed> claim() {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement select = c.prepareStatement(SELECT_DUE);
-                PreparedStatement update = c.prepareStatement(CLAIM)) {
-            for (int attempt = 0; attempt < 5; attempt++) {
-                OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
-                List<Claimed> due = new ArrayList<>(BATCH);
-                try (ResultSet r = LocalTransaction.bind(select, now, BATCH).executeQuery()) {
-                    while (r.next()) {
-                        OffsetDateTime storedAt = r.getObject(6, OffsetDateTime.class);
-                        due.add(new Claimed(r.getString(1), event(r.getString(2), r.getString(3)), r.getString(5),
-                                storedAt == null ? null : storedAt.toInstant(), r.getInt(7) + 1));
-                        // ownClaim: handed back by drain() on shutdown
-                        LocalTransaction.bind(update, ownClaim, now.plus(LEASE), r.getString(1),
-                                r.getObject(4, OffsetDateTime.class)).addBatch();
-                    }
-                }
-                if (due.isEmpty()) {
-                    return List.of();
-                }
-                int[] updated = update.executeBatch();
-                List<Claimed> mine = IntStream.range(0, due.size()).filter(i -> updated[i] > 0).mapToObj(due::get)
-                        .toList();
-                if (!mine.isEmpty()) {
-                    return mine;
-                }
-            }
-            return List.of();
-        } catch (SQLException e) {
-            throw new IllegalStateException("Claiming hand-off events failed", e);
-        }
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        List<Claimed> claimed = LocalTransaction.run(dataSource, "Claiming hand-off events",
+                c -> queue.claim(c, now, now.plus(LEASE), BATCH, (r, owner, until) -> {
+                    OffsetDateTime storedAt = r.getObject(5, OffsetDateTime.class);
+                    return new Claimed(r.getString(1), event(r.getString(2), r.getString(3)), r.getString(4),
+                            storedAt == null ? null : storedAt.toInstant(), r.getInt(6) + 1, owner);
+                }));
+        return claimed;
     }
 
     /** The stored event, its request id first; a row that is not a JSON object goes as a string, to be refused. */
@@ -370,7 +350,7 @@ public class OutboxSender {
         LocalTransaction.run(dataSource, "Removing sent hand-off events", c -> {
             try (PreparedStatement delete = c.prepareStatement(REMOVE_SENT)) {
                 for (String id : sent) {
-                    delete.setString(1, id);
+                    delete.setObject(1, UUID.fromString(id));
                     delete.addBatch();
                 }
                 return delete.executeBatch();
@@ -378,20 +358,25 @@ public class OutboxSender {
         });
     }
 
-    /** The failed events wait for their backoff (1 s doubling to 5 min). */
-    @Transactional
-    void recordFailures(Map<String, String> failed) {
+    private static final String RECORD_FAILURE = "update hook_outbox set attempts = ?, next_attempt_at = ?,"
+            + " last_error = ?, lease_owner = null, lease_until = null where id = ? and lease_owner = ?";
+
+    /** The failed events wait for their backoff (1 s doubling to 5 min), their leases given up. */
+    void recordFailures(List<Claimed> events, Map<String, String> errors) {
         Instant now = clock.instant();
-        failed.forEach((id, error) -> {
-            HookOutbox o = HookOutbox.findById(id);
-            if (o == null) {
-                return;
+        LocalTransaction.run(dataSource, "Recording failed hand-offs", c -> {
+            try (PreparedStatement s = c.prepareStatement(RECORD_FAILURE)) {
+                for (Claimed e : events) {
+                    String error = errors.get(e.id());
+                    long wait = Math.min(300, 1L << Math.min(e.attempt() - 1, 9));
+                    LocalTransaction
+                            .bind(s, e.attempt(), OffsetDateTime.ofInstant(now.plusSeconds(wait), ZoneOffset.UTC),
+                                    error.length() > 1000 ? error.substring(0, 1000) : error, UUID.fromString(e.id()),
+                                    e.leaseOwner())
+                            .addBatch();
+                }
+                return s.executeBatch();
             }
-            o.attempts++;
-            long wait = Math.min(300, 1L << Math.min(o.attempts - 1, 9));
-            o.nextAttemptAt = now.plusSeconds(wait);
-            o.lastError = error.length() > 1000 ? error.substring(0, 1000) : error;
-            o.claimToken = null;
         });
     }
 }

@@ -30,10 +30,9 @@ public class OutboxWatch {
     private static final Logger LOG = Logger.getLogger(OutboxWatch.class);
     static final Duration WARNING_EVERY = Duration.ofMinutes(1);
     /** An event's wait starts when its message was logged. */
-    private static final String OLDEST = "select count(*), min(m.created_at) from hook_outbox o"
-            + " join message m on m.message_id = o.message_id where o.sent_at is null";
-    private static final String OLDEST_ERROR = "select o.last_error, o.attempts from hook_outbox o"
-            + " join message m on m.message_id = o.message_id where o.sent_at is null and m.created_at = ?";
+    private static final String OLDEST = "select count(*), min(stored_at) from hook_outbox";
+    private static final String OLDEST_ERROR = "select last_error, attempts from hook_outbox where stored_at = ?"
+            + " order by attempts desc limit 1";
 
     private final DataSource dataSource;
     private final Clock clock;

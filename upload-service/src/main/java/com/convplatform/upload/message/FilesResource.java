@@ -34,7 +34,9 @@ public class FilesResource {
     @APIResponse(responseCode = "200", description = "The file, with its content type")
     @APIResponse(responseCode = "404", description = "FILE_NOT_FOUND")
     public Response file(@PathParam("id") String id, @PathParam("name") String name) throws Exception {
-        Message m = FileIds.isValid(id) ? Message.find("fileId", id).firstResult() : null;
+        Message m = FileIds.isValid(id)
+                ? Message.find("fileId = ?1 and createdAt >= ?2", id, FileIds.notBefore(id)).firstResult()
+                : null;
         Optional<InputStream> file = m != null && m.fileName.equals(name) ? store.open(id) : Optional.empty();
         InputStream in = file.orElseThrow(() -> new ApiException(404, "FILE_NOT_FOUND", "No such file"));
         StreamingOutput body = out -> {

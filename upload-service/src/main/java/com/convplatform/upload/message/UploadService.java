@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
@@ -217,14 +218,16 @@ public class UploadService {
     private static final String INSERT_MESSAGE = "insert into message (account_id, client_id, business_id, auth_id,"
             + " message_type, message_body, file_id, file_name, content_type, size_bytes, created_at)"
             + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** Written already claimed by this replica (handed on from memory straight after the commit), due at once. */
     private static final String INSERT_OUTBOX = "insert into hook_outbox (id, message_id, payload, request_id,"
-            + " attempts, next_attempt_at, claim_token, traceparent, stored_at) values (?, ?, ?, ?, 0, ?, ?, ?, ?)";
+            + " next_attempt_at, lease_owner, lease_until, traceparent, stored_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     /**
      * Uploads that finish together share one transaction ({@link GroupCommit}). Plain JDBC in a local transaction:
      * through Hibernate these inserts took most of the writer thread's time, and JTA a seventh of what was left.
      */
     List<Recorded> recordAll(List<ToRecord> uploads) {
+        String lease = handOff.newLease();
         return LocalTransaction.run(dataSource, "Recording the uploads", c -> {
             List<Recorded> out = new ArrayList<>(uploads.size());
             try (PreparedStatement message = c.prepareStatement(INSERT_MESSAGE, Statement.RETURN_GENERATED_KEYS);
@@ -243,9 +246,10 @@ public class UploadService {
                     }
                     String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
                     OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
-                            event(u, messageId, now, fileUrl), u.traceparent(), now, 1);
-                    LocalTransaction.bind(outbox, event.id(), messageId, event.event().toString(), u.requestId(),
-                            utc(now.plus(OutboxSender.LEASE)), handOff.ownClaim(), u.traceparent(), utc(now));
+                            event(u, messageId, now, fileUrl), u.traceparent(), now, 1, lease);
+                    LocalTransaction.bind(outbox, UUID.fromString(event.id()), messageId, event.event().toString(),
+                            u.requestId(), utc(now), lease, utc(now.plus(OutboxSender.LEASE)), u.traceparent(),
+                            utc(now));
                     outbox.addBatch();
                     out.add(new Recorded(new Logged(messageId, u.body(), CREATED_AT.format(now), u.type(), fileUrl),
                             event));

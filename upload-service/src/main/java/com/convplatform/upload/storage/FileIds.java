@@ -24,6 +24,16 @@ public final class FileIds {
         return HEX.toHexDigits(clock.millis()).substring(4) + HEX.formatHex(random);
     }
 
+    /**
+     * No earlier than the message of a file with this id was logged (the id is made first): a look-up of the message
+     * reads only the partitions from then on. The epoch for an id of the former kind, which carries no time.
+     */
+    public static java.time.Instant notBefore(String id) {
+        return id.length() == 44
+                ? java.time.Instant.ofEpochMilli(Long.parseLong(id.substring(0, 12), 16)).minusSeconds(60)
+                : java.time.Instant.EPOCH;
+    }
+
     public static boolean isValid(String id) {
         return id != null && VALID.matcher(id).matches();
     }

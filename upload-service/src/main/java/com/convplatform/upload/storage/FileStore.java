@@ -3,6 +3,7 @@ package com.convplatform.upload.storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /** Where uploaded files live: a local directory or an S3-compatible bucket (for several replicas). */
@@ -12,5 +13,13 @@ public interface FileStore {
 
     Optional<InputStream> open(String id) throws IOException;
 
+    /** Deletes the file; one that is not there counts as deleted. */
     void delete(String id) throws IOException;
+
+    /** Deletes every file of {@code ids} (retention, erasure); those not there count as deleted. */
+    default void deleteAll(List<String> ids) throws IOException {
+        for (String id : ids) {
+            delete(id);
+        }
+    }
 }

@@ -12,8 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Duration;
 import java.time.Instant;
 
-import jakarta.transaction.Transactional;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,13 +72,11 @@ class OutboxAdminTest {
                         org.hamcrest.Matchers.containsString("UNKNOWN_PARAMETER"));
     }
 
-    @Transactional
     String stuckEvent(Instant logged) {
         return OutboxRows.stuckEvent("outbox backlog test", logged);
     }
 
-    @Transactional
     void remove(String id) {
-        HookOutbox.deleteById(id);
+        OutboxRows.remove(id);
     }
 }

@@ -21,14 +21,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
 import com.convplatform.upload.PlatformStubsResource;
-import com.convplatform.upload.message.Message;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -48,13 +46,10 @@ class OutboxClaimTest {
         PlatformStubs.intakeDown = false;
     }
 
-    @Transactional
     List<String> dueEvents(int n) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            HookOutbox o = outboxRow(OutboxRows.message("claim test", Instant.now()), "{}");
-            o.persist();
-            ids.add(o.id);
+            ids.add(OutboxRows.due("claim test", "{}", null));
         }
         return ids;
     }
@@ -85,10 +80,11 @@ class OutboxClaimTest {
         for (Future<List<OutboxSender.Claimed>> f : claims) {
             for (OutboxSender.Claimed claimed : f.get()) {
                 assertTrue(seen.add(claimed.id()), "claimed twice: " + claimed.id());
-                HookOutbox o = row(claimed.id());
-                assertNotNull(o.claimToken, "a claimed row names its claim");
-                assertFalse(o.nextAttemptAt.isBefore(before.plus(OutboxSender.LEASE).minusSeconds(1)),
-                        "a claimed event is not due again before the lease runs out");
+                OutboxRows.Row o = OutboxRows.row(claimed.id());
+                assertNotNull(o.leaseOwner(), "a claimed row names its lease's owner");
+                assertEquals(claimed.leaseOwner(), o.leaseOwner());
+                assertFalse(o.leaseUntil().isBefore(before.plus(OutboxSender.LEASE).minusSeconds(1)),
+                        "a claimed event is not free again before the lease runs out");
                 total++;
             }
         }
@@ -128,7 +124,7 @@ class OutboxClaimTest {
         PlatformStubs.intakeDown = true;
         String id = heldEvent();
         assertTrue(sender.claim().stream().noneMatch(o -> o.id().equals(id)),
-                "an event written under this process's claim is not due before its lease runs out");
+                "an event written under this process's lease is not claimed before its lease runs out");
         assertEquals(1, rows(List.of(id)), "it stays in the outbox");
     }
 
@@ -142,46 +138,26 @@ class OutboxClaimTest {
         assertEquals("legacy-req-7", PlatformStubs.EVENT_REQUEST_IDS.get(event));
     }
 
-    @Transactional
+    /** An event as an upload writes it: due at once, under a lease of this process until the lease's end. */
     String heldEvent() {
-        HookOutbox o = outboxRow(OutboxRows.message("claim test", Instant.now()), "{}");
-        o.claimToken = sender.ownClaim();
-        o.nextAttemptAt = Instant.now().plus(OutboxSender.LEASE);
-        o.persist();
-        return o.id;
+        Instant now = Instant.now();
+        return OutboxRows.insert(OutboxRows.message("claim test", now), now, "{}", null, now, sender.newLease(),
+                now.plus(OutboxSender.LEASE), 0, null);
     }
 
-    @Transactional
     void dueEvent(String payload, String requestId) {
-        HookOutbox o = outboxRow(OutboxRows.message("claim test", Instant.now()), payload);
-        o.requestId = requestId;
-        o.persist();
+        OutboxRows.due("claim test", payload, requestId);
     }
 
-    /** A due outbox row for the message, with this payload (not yet persisted). */
-    private static HookOutbox outboxRow(Message m, String payload) {
-        HookOutbox o = OutboxRows.row(m, Instant.now().minusSeconds(1));
-        o.payload = payload;
-        return o;
-    }
-
-    @Transactional
     long outboxRows(long messageId) {
-        return HookOutbox.count("messageId", messageId);
+        return OutboxRows.ofMessage(messageId);
     }
 
-    @Transactional
     long rows(List<String> ids) {
-        return HookOutbox.count("id in ?1", ids);
+        return OutboxRows.count(ids);
     }
 
-    @Transactional
-    HookOutbox row(String id) {
-        return HookOutbox.findById(id);
-    }
-
-    @Transactional
     long unsent(List<String> ids) {
-        return HookOutbox.count("id in ?1 and sentAt is null", ids);
+        return OutboxRows.count(ids);
     }
 }

@@ -17,12 +17,10 @@ import java.util.Set;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.upload.PlatformStubsResource;
-import com.convplatform.upload.message.Message;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -31,7 +29,7 @@ import io.quarkus.test.junit.TestProfile;
 
 /**
  * The hand-off's part of a graceful shutdown, through the method the shutdown event calls: every outbox event this
- * replica holds (written by its uploads, due only after {@link OutboxSender#LEASE}) is handed back in one UPDATE, due
+ * replica holds (written by its uploads, due only after {@link OutboxSender#LEASE}) is handed back in one UPDATE, free
  * at once for the other replicas' polls; another replica's events are left alone; and no claim is made afterwards.
  * A profile of its own: the drained sender stays stopped for the rest of this application's life.
  */
@@ -51,8 +49,8 @@ class OutboxShutdownTest {
 
     @Test
     void theEventsThisReplicaHoldsAreDueAtOnceAfterTheShutdownAndNoneIsLost() {
-        List<String> mine = held(sender.ownClaim(), 5);
-        List<String> others = held(UUID.randomUUID().toString(), 2);
+        List<String> mine = held(sender.newLease(), 5);
+        List<String> others = held(UUID.randomUUID() + ":1", 2);
         double before = releasedMetric();
 
         OutboxSender.Drained drained = sender.drain(Duration.ofSeconds(2));
@@ -60,15 +58,15 @@ class OutboxShutdownTest {
         assertEquals(5, drained.released(), "exactly this replica's held events were handed back");
         Instant after = Instant.now();
         for (String id : mine) {
-            HookOutbox o = row(id);
-            assertNull(o.claimToken, "a handed-back event names no claim");
-            assertFalse(o.nextAttemptAt.isAfter(after), "a handed-back event is due at once, not after its lease");
-            assertNull(o.sentAt);
+            OutboxRows.Row o = OutboxRows.row(id);
+            assertNull(o.leaseOwner(), "a handed-back event names no lease");
+            assertNull(o.leaseUntil());
+            assertFalse(o.nextAttemptAt().isAfter(after), "a handed-back event is due at once, not after its lease");
         }
         for (String id : others) {
-            HookOutbox o = row(id);
-            assertNotNull(o.claimToken, "another replica's claim is left alone");
-            assertTrue(o.nextAttemptAt.isAfter(after.plusSeconds(30)), "and so is its lease");
+            OutboxRows.Row o = OutboxRows.row(id);
+            assertNotNull(o.leaseOwner(), "another replica's lease is left alone");
+            assertTrue(o.leaseUntil().isAfter(after.plusSeconds(30)), "and so is its end");
         }
         assertEquals(before + 5, releasedMetric(), 0.0, "upload_handoff_released_on_shutdown_total counts them");
         assertEquals(drained, sender.drain(Duration.ofSeconds(2)), "a second call changes nothing");
@@ -84,8 +82,8 @@ class OutboxShutdownTest {
         // This replica claims nothing any more: a due event stays in the outbox, unsent, through several polls.
         String due = dueEvent();
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> {
-            HookOutbox o = row(due);
-            return o != null && o.claimToken == null && o.attempts == 0;
+            OutboxRows.Row o = OutboxRows.row(due);
+            return o != null && o.leaseOwner() == null && o.attempts() == 0;
         });
     }
 
@@ -95,34 +93,18 @@ class OutboxShutdownTest {
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
-    /** Events as an upload writes them: claimed by {@code claim}, due when the lease has passed. */
-    @Transactional
-    List<String> held(String claim, int n) {
+    /** Events as an upload writes them: due at once, under the lease {@code owner} until the lease's end. */
+    List<String> held(String owner, int n) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            HookOutbox o = row(OutboxRows.message("shutdown test", Instant.now()), claim,
-                    Instant.now().plus(OutboxSender.LEASE));
-            o.persist();
-            ids.add(o.id);
+            Instant now = Instant.now();
+            ids.add(OutboxRows.insert(OutboxRows.message("shutdown test", now), now, null, null, now, owner,
+                    now.plus(OutboxSender.LEASE), 0, null));
         }
         return ids;
     }
 
-    @Transactional
     String dueEvent() {
-        HookOutbox o = row(OutboxRows.message("shutdown test", Instant.now()), null, Instant.now().minusSeconds(1));
-        o.persist();
-        return o.id;
-    }
-
-    private static HookOutbox row(Message m, String claim, Instant due) {
-        HookOutbox o = OutboxRows.row(m, due);
-        o.claimToken = claim;
-        return o;
-    }
-
-    @Transactional
-    HookOutbox row(String id) {
-        return HookOutbox.findById(id);
+        return OutboxRows.due("shutdown test", null, null);
     }
 }

@@ -14,7 +14,6 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -108,13 +107,11 @@ class OutboxWatchTest {
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
     }
 
-    @Transactional
     String stuckEvent(Instant logged) {
         return OutboxRows.stuckEvent("stuck outbox test", logged);
     }
 
-    @Transactional
     void remove(String id) {
-        HookOutbox.deleteById(id);
+        OutboxRows.remove(id);
     }
 }

@@ -27,14 +27,12 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
-import jakarta.transaction.Transactional;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
 import com.convplatform.upload.PlatformStubsResource;
-import com.convplatform.upload.handoff.HookOutbox;
+import com.convplatform.upload.handoff.OutboxRows;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -358,10 +356,8 @@ class UploadTest {
     }
 
     /** The failed tries recorded on the message's event in the outbox (0 once it has left the outbox). */
-    @Transactional
     int failedHandOffs(long messageId) {
-        HookOutbox o = HookOutbox.find("messageId", messageId).firstResult();
-        return o == null ? 0 : o.attempts;
+        return OutboxRows.attemptsOfMessage(messageId);
     }
 
     @Test

@@ -1,0 +1,312 @@
+package com.convplatform.upload.erasure;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.convplatform.support.LocalTransaction;
+import com.convplatform.support.TimeOrderedIds;
+import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.upload.storage.FileStore;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.scheduler.Scheduled;
+
+/**
+ * The erasure of one upload user (a privacy request; README, Erasure): their registration, every message they uploaded
+ * with its stored file and its event still waiting in the outbox, and, at hook-service, every delivery of those
+ * messages. Each erasure is recorded in {@code erasure} (who asked, when, what it removed), with the user's auth_id
+ * only as its SHA-256, at every moment. The registration goes first, so no new upload of the user is taken; the messages found are
+ * removed, then looked for again (an upload under way when the registration went may commit just after). hook-service
+ * is asked twice: at once, and again {@code upload.erasure.second-pass-after} later (two outbox leases), for an event
+ * that was on its way to it meanwhile; a pass that fails is tried again every {@code upload.erasure.retry-after}.
+ */
+@ApplicationScoped
+public class Erasures {
+    private static final Logger LOG = Logger.getLogger(Erasures.class);
+
+    /** One erasure as recorded. */
+    public record Record(String id, String businessId, String authIdSha256, String requestedBy, Instant requestedAt,
+            int messages, int files, int outboxEvents, int hookRows, int hookPasses, Instant completedAt,
+            String lastError) {
+    }
+
+    /** What is still to do after the first removal: the user's messages' ids by account. */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    record Pending(Map<String, List<Long>> messages) {
+    }
+
+    private final DataSource dataSource;
+    private final Clock clock;
+    private final FileStore store;
+    private final HookErasures hook;
+    private final ObjectMapper json;
+    private final Duration secondPass;
+    private final Duration retryAfter;
+
+    public Erasures(DataSource dataSource, Clock clock, FileStore store, HookErasures hook, ObjectMapper json,
+            UploadConfig config) {
+        this.secondPass = config.erasure().secondPassAfter();
+        this.retryAfter = config.erasure().retryAfter();
+        this.dataSource = dataSource;
+        this.clock = clock;
+        this.store = store;
+        this.hook = hook;
+        this.json = json;
+    }
+
+    /**
+     * Erases the user now and records it; hook-service's first pass is made before this returns (its failure is
+     * recorded and tried again later). Throws an IOException when stored files could not be deleted: then the messages
+     * stay, and the same request may be sent again.
+     */
+    public Record erase(String businessId, String authId, String requestedBy) throws IOException {
+        Instant now = clock.instant();
+        String id = TimeOrderedIds.next();
+        int users = LocalTransaction.run(dataSource, "Removing the user's registration",
+                c -> update(c, "delete from app_user where business_id = ? and auth_id = ?", businessId, authId));
+        Removed removed = removeMessages(businessId, "auth_id = ?", authId);
+        Pending pending = new Pending(removed.messages());
+        LocalTransaction.run(dataSource, "Recording the erasure", c -> update(c, "insert into erasure (id,"
+                + " business_id, auth_id_sha256, requested_by, requested_at, messages, files, outbox_events,"
+                + " pending_messages, next_pass_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", UUID.fromString(id),
+                businessId, sha256(authId), requestedBy, utc(now), removed.count(), removed.files(),
+                removed.outboxEvents(), write(pending), utc(now)));
+        LOG.infof("Erasure %s by %s: business %s, user %s (SHA-256), %d registration, %d messages, %d files, %d"
+                + " outbox events removed", id, requestedBy, businessId, sha256(authId), users, removed.count(),
+                removed.files(), removed.outboxEvents());
+        pass(id);
+        return find(id).orElseThrow();
+    }
+
+    /** The messages removed so far, their files, their outbox events, and their ids by account. */
+    record Removed(int count, int files, int outboxEvents, Map<String, List<Long>> messages) {
+    }
+
+    /**
+     * Removes the business's messages whose auth_id matches ({@code auth_id = ?}, or by its hash on a later pass: the
+     * record keeps no auth_id), their files first, until none is left (at most three rounds).
+     */
+    private Removed removeMessages(String businessId, String match, String authId) throws IOException {
+        Map<String, List<Long>> all = new TreeMap<>();
+        int count = 0;
+        int files = 0;
+        int outbox = 0;
+        for (int round = 0; round < 3; round++) {
+            Map<String, List<Long>> found = new TreeMap<>();
+            List<String> fileIds = new ArrayList<>();
+            LocalTransaction.run(dataSource, "Finding the user's messages", c -> {
+                try (PreparedStatement s = c.prepareStatement("select account_id, message_id, file_id from message"
+                        + " where business_id = ? and " + match)) {
+                    LocalTransaction.bind(s, businessId, authId);
+                    try (ResultSet r = s.executeQuery()) {
+                        while (r.next()) {
+                            found.computeIfAbsent(r.getString(1), k -> new ArrayList<>()).add(r.getLong(2));
+                            fileIds.add(r.getString(3));
+                        }
+                    }
+                }
+                return null;
+            });
+            if (found.isEmpty()) {
+                break;
+            }
+            store.deleteAll(fileIds); // before the rows: should it fail, they still say which files to delete
+            Long[] ids = found.values().stream().flatMap(List::stream).toArray(Long[]::new);
+            int[] rows = LocalTransaction.run(dataSource, "Removing the user's messages", c -> {
+                int events;
+                try (PreparedStatement s = c.prepareStatement("delete from hook_outbox where message_id = any(?)")) {
+                    s.setArray(1, c.createArrayOf("bigint", ids));
+                    events = s.executeUpdate();
+                }
+                try (PreparedStatement s = c.prepareStatement("delete from message where business_id = ? and"
+                        + " message_id = any(?)")) {
+                    s.setString(1, businessId);
+                    s.setArray(2, c.createArrayOf("bigint", ids));
+                    return new int[]{s.executeUpdate(), events};
+                }
+            });
+            count += rows[0];
+            outbox += rows[1];
+            files += fileIds.size();
+            found.forEach((account, list) -> all.computeIfAbsent(account, k -> new ArrayList<>()).addAll(list));
+        }
+        return new Removed(count, files, outbox, all);
+    }
+
+    /** Erasures whose next pass at hook-service is due. */
+    @Scheduled(every = "${upload.erasure.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void passes() {
+        List<String> due = LocalTransaction.run(dataSource, "Finding erasures to go on with", c -> {
+            List<String> ids = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("select id from erasure where next_pass_at <= ? order by"
+                    + " next_pass_at limit 100")) {
+                s.setObject(1, utc(clock.instant()));
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        ids.add(r.getString(1));
+                    }
+                }
+            }
+            return ids;
+        });
+        due.forEach(this::pass);
+    }
+
+    /**
+     * One pass at hook-service (after looking again for messages of the user), claimed by moving the next pass on
+     * first, so two replicas do not make the same pass at once.
+     */
+    void pass(String id) {
+        Instant now = clock.instant();
+        Optional<String> claimed = LocalTransaction.run(dataSource, "Taking an erasure's pass", c -> {
+            try (PreparedStatement s = c.prepareStatement("update erasure set next_pass_at = ? where id = ? and"
+                    + " next_pass_at <= ? returning pending_messages")) {
+                LocalTransaction.bind(s, utc(now.plus(retryAfter)), UUID.fromString(id), utc(now));
+                try (ResultSet r = s.executeQuery()) {
+                    return r.next() ? Optional.ofNullable(r.getString(1)) : Optional.<String>empty();
+                }
+            }
+        });
+        if (claimed.isEmpty()) {
+            return;
+        }
+        Pending pending = read(claimed.get());
+        try {
+            Record record = find(id).orElseThrow();
+            Removed stragglers = removeMessages(record.businessId(),
+                    "encode(sha256(convert_to(auth_id, 'UTF8')), 'hex') = ?", record.authIdSha256());
+            stragglers.messages().forEach((account, list) -> pending.messages()
+                    .computeIfAbsent(account, k -> new ArrayList<>()).addAll(list));
+            int rows = 0;
+            for (Map.Entry<String, List<Long>> account : pending.messages().entrySet()) {
+                List<Long> ids = account.getValue();
+                for (int from = 0; from < ids.size(); from += 10_000) {
+                    rows += hook.erase(account.getKey(), ids.subList(from, Math.min(ids.size(), from + 10_000)));
+                }
+            }
+            boolean last = record.hookPasses() + 1 >= 2;
+            int hookRows = rows;
+            LocalTransaction.run(dataSource, "Recording an erasure's pass", c -> update(c, "update erasure set"
+                    + " messages = messages + ?, files = files + ?, outbox_events = outbox_events + ?, hook_rows ="
+                    + " hook_rows + ?, hook_passes = hook_passes + 1, last_error = null, next_pass_at = ?,"
+                    + " completed_at = ?, pending_messages = ? where id = ?", stragglers.count(), stragglers.files(),
+                    stragglers.outboxEvents(), hookRows, last ? null : utc(clock.instant().plus(secondPass)),
+                    last ? utc(clock.instant()) : null, last ? null : write(pending), UUID.fromString(id)));
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("Erasure %s: a pass at hook-service failed (%s); tried again in %s", id, e.getMessage(),
+                    retryAfter);
+            String error = String.valueOf(e.getMessage());
+            LocalTransaction.run(dataSource, "Recording an erasure's failed pass", c -> update(c, "update erasure set"
+                    + " last_error = ?, pending_messages = ? where id = ?",
+                    error.substring(0, Math.min(error.length(), 1000)), write(pending), UUID.fromString(id)));
+        }
+    }
+
+    /** One erasure by its id. */
+    public Optional<Record> find(String id) {
+        UUID uuid;
+        try {
+            uuid = UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        List<Record> found = list("where id = ?", 1, uuid);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    /** The erasures, newest first; of one business when given. */
+    public List<Record> list(String businessId, String authId, int limit) {
+        if (authId != null) {
+            return list("where business_id = ? and auth_id_sha256 = ? order by requested_at desc", limit, businessId,
+                    sha256(authId));
+        }
+        return businessId == null
+                ? list("order by requested_at desc", limit)
+                : list("where business_id = ? order by requested_at desc", limit, businessId);
+    }
+
+    private List<Record> list(String where, int limit, Object... args) {
+        return LocalTransaction.run(dataSource, "Reading erasures", c -> {
+            List<Record> out = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("select id, business_id, auth_id_sha256, requested_by,"
+                    + " requested_at, messages, files, outbox_events, hook_rows, hook_passes, completed_at, last_error"
+                    + " from erasure " + where + " limit " + limit)) {
+                LocalTransaction.bind(s, args);
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        OffsetDateTime done = r.getObject(11, OffsetDateTime.class);
+                        out.add(new Record(r.getString(1), r.getString(2), r.getString(3), r.getString(4),
+                                r.getObject(5, OffsetDateTime.class).toInstant(), r.getInt(6), r.getInt(7),
+                                r.getInt(8), r.getInt(9), r.getInt(10), done == null ? null : done.toInstant(),
+                                r.getString(12)));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    /** The SHA-256 of an auth_id, hex: how erasure records name the user. */
+    public static String sha256(String authId) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(authId.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    private String write(Pending p) {
+        try {
+            return json.writeValueAsString(p);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Pending read(String stored) {
+        try {
+            Pending p = json.readValue(stored, new TypeReference<Pending>() {
+            });
+            return new Pending(new TreeMap<>(p.messages()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("An erasure's pending messages are unreadable", e);
+        }
+    }
+
+    private static int update(Connection c, String sql, Object... args) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            return LocalTransaction.bind(s, args).executeUpdate();
+        }
+    }
+
+    private static OffsetDateTime utc(Instant t) {
+        return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,75 @@
+package com.convplatform.upload.erasure;
+
+import java.io.IOException;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import com.convplatform.upload.config.UploadConfig;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * hook-service's erasure of an upload user's deliveries ({@code POST /internal/v1/erasures}), with the intake's URL
+ * and key. Repeating a call removes nothing more, so a failure is retried.
+ */
+@ApplicationScoped
+@Timeout(value = 30, unit = ChronoUnit.SECONDS)
+@Retry(maxRetries = 2, delay = 500, retryOn = {IOException.class, TimeoutException.class})
+public class HookErasures {
+    @RegisterRestClient(configKey = "hook-intake")
+    @Path("/internal/v1/erasures")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    interface Api {
+        @POST
+        Response erase(@HeaderParam("Authorization") String authorization, Erasure erasure);
+    }
+
+    record Erasure(@JsonProperty("account_id") String accountId,
+            @JsonProperty("message_ids") List<Long> messageIds) {
+    }
+
+    @RegisterForReflection
+    record Erased(Map<String, Integer> removed) {
+    }
+
+    private final Api api;
+    private final String authorization;
+
+    public HookErasures(@RestClient Api api, UploadConfig config) {
+        this.api = api;
+        this.authorization = "Bearer " + config.hookService().internalApiKey().orElse("");
+    }
+
+    /** Rows hook-service removed for these messages of the account. */
+    public int erase(String accountId, List<Long> messageIds) throws IOException {
+        try (Response r = api.erase(authorization, new Erasure(accountId, messageIds))) {
+            if (r.getStatus() != 200) {
+                throw new IOException("hook-service answered " + r.getStatus() + " to the erasure: "
+                        + r.readEntity(String.class));
+            }
+            Map<String, Integer> removed = r.readEntity(Erased.class).removed();
+            return removed == null ? 0 : removed.values().stream().mapToInt(Integer::intValue).sum();
+        } catch (ProcessingException e) {
+            throw new IOException("hook-service unreachable: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package com.convplatform.upload.retention;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
+
+import org.jboss.logging.Logger;
+
+import com.convplatform.support.DailyPartitions;
+import com.convplatform.support.Retention;
+import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.upload.handoff.OutboxSender;
+import com.convplatform.upload.storage.FileStore;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+
+/**
+ * upload-service's retention (README, Retention): messages are dropped a day partition at a time once past
+ * {@code upload.retention.period}, their stored files deleted first (local directory or bucket alike; a file already
+ * gone counts as deleted). A day whose events still wait in the outbox for hook-service is kept until they are handed
+ * on. Also vacuums the outbox table.
+ */
+@ApplicationScoped
+public class UploadRetention {
+    private static final Logger LOG = Logger.getLogger(UploadRetention.class);
+    private final Retention retention;
+    private final FileStore store;
+    private final DataSource dataSource;
+    private final UploadConfig config;
+    private final OutboxSender outbox;
+    private final Counter filesDeleted;
+
+    public UploadRetention(DataSource dataSource, Clock clock, MeterRegistry metrics, UploadConfig config,
+            FileStore store, OutboxSender outbox) {
+        this.dataSource = dataSource;
+        this.store = store;
+        this.config = config;
+        this.outbox = outbox;
+        this.filesDeleted = Counter.builder("retention.files.deleted")
+                .description("Stored files deleted with their messages' partitions").register(metrics);
+        this.retention = new Retention("upload-service", dataSource, clock, metrics, config.retention().period(),
+                List.of(new Retention.Table(new DailyPartitions("message"), this::deleteFiles)), (c, cutoff) -> {
+                });
+    }
+
+    /** The partitions of the coming week exist before any message is logged. */
+    void atStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE + 1) StartupEvent event) {
+        ensurePartitions();
+    }
+
+    /** Makes the partitions from yesterday to a week ahead that do not exist. */
+    public void ensurePartitions() {
+        retention.ensurePartitions();
+    }
+
+    @Scheduled(every = "${upload.retention.interval}", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void run() {
+        retention.run();
+    }
+
+    /** A run as if it were {@code now}: what the scheduled run does (tests move the time). */
+    public Retention.Report runAt(Instant now) {
+        return retention.runAt(now);
+    }
+
+    @Scheduled(every = "${upload.outbox.vacuum-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void vacuum() {
+        if (config.outbox().vacuum()) {
+            outbox.queue().vacuum(dataSource);
+        }
+    }
+
+    /** Deletes the partition's files; false (kept) while events of its messages wait in the outbox. */
+    private boolean deleteFiles(Connection c, DailyPartitions.Partition p) throws SQLException {
+        try (PreparedStatement waiting = c.prepareStatement("select count(*) from hook_outbox where stored_at >= ? and"
+                + " stored_at < ?")) {
+            waiting.setObject(1, OffsetDateTime.ofInstant(p.from(), ZoneOffset.UTC));
+            waiting.setObject(2, OffsetDateTime.ofInstant(p.until(), ZoneOffset.UTC));
+            try (ResultSet r = waiting.executeQuery()) {
+                r.next();
+                if (r.getLong(1) > 0) {
+                    LOG.warnf("Retention keeps %s past upload.retention.period: %d of its messages' events still wait"
+                            + " for hook-service (see upload_outbox_oldest_age_seconds)", p.name(), r.getLong(1));
+                    return false;
+                }
+            }
+        }
+        List<String> files = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("select file_id from " + p.name());
+                ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                files.add(r.getString(1));
+            }
+        }
+        try {
+            store.deleteAll(files);
+        } catch (IOException e) {
+            LOG.warnf("Retention keeps %s for now: deleting its files failed (%s); the next run tries again", p.name(),
+                    e.getMessage());
+            return false;
+        }
+        filesDeleted.increment(files.size());
+        return true;
+    }
+}
