@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Runs the whole platform on this machine: builds what is missing, starts management-service (port 8081),
-# hook-service (8082, its certificate also over HTTPS on 127.0.0.1:8443) and upload-service (8083) on embedded
-# storage, wired together, then creates a demo account, client, certificate and user (once) and prints what to do
+# hook-service (8082, its certificate also over HTTPS on 127.0.0.1:8443) and upload-service (8083) on PostgreSQL,
+# wired together, then creates a demo account, client, certificate and user (once) and prints what to do
 # next, and the operator console (8084, on 127.0.0.1 only). Ctrl-C stops them all. Everything lives under the data
-# directory (default ./data/local): databases, files, generated keys (the console's password among them), logs, and
-# demo/demo.env with the demo's ids and the ports of this run.
+# directory (default ./data/local): files, generated keys (the console's password among them), logs, a private
+# PostgreSQL when one is started, and demo/demo.env with the demo's ids and the ports of this run.
+#
+# The database: DATABASE_URL (jdbc:postgresql://host:port/db, with DATABASE_USER, default postgres, and
+# DATABASE_PASSWORD) when given; else the PostgreSQL on 127.0.0.1:5432 when it lets the user postgres in without a
+# password; else a private PostgreSQL under DIR/postgres, started and stopped with the platform, from the binaries a
+# Maven artifact ships (local-postgres; as the user nobody when run as root, which PostgreSQL refuses to run as).
+# Each data directory has three databases of its own (local_<hash of its path>_management, _hook, _upload), made
+# empty the first time it is used.
 #
 #   ./run-local.sh [--rebuild] [--data DIR] [--detach] [--receiver-port PORT]
 #                  [--management-port PORT] [--hook-port PORT] [--upload-port PORT] [--hook-https-port PORT]
@@ -98,7 +105,7 @@ done
 
 JARS=(management-service/target/quarkus-app/quarkus-run.jar hook-service/target/quarkus-app/quarkus-run.jar
   upload-service/target/quarkus-app/quarkus-run.jar platform-cli/target/platform-cli.jar
-  operator-console/target/quarkus-app/quarkus-run.jar)
+  operator-console/target/quarkus-app/quarkus-run.jar local-postgres/target/local-postgres.jar)
 missing=0
 for j in "${JARS[@]}"; do [ -f "$j" ] || missing=1; done
 if [ "$REBUILD" = 1 ] || [ "$missing" = 1 ]; then
@@ -131,13 +138,16 @@ GIVEN_SESSION_KEY="${CONSOLE_SESSION_KEY:-}"
 CONSOLE_SESSION_KEY="${GIVEN_SESSION_KEY:-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
 
 pids=()
+PG_PID=""
 stop() {
   trap - INT TERM EXIT
-  if [ ${#pids[@]} -gt 0 ]; then
+  if [ ${#pids[@]} -gt 0 ] || [ -n "$PG_PID" ]; then
     echo
     echo "== stopping the platform"
     kill "${pids[@]}" 2>/dev/null || true
     wait "${pids[@]}" 2>/dev/null || true
+    # the database last, once the services have closed their connections
+    if [ -n "$PG_PID" ]; then kill "$PG_PID" 2>/dev/null || true; wait "$PG_PID" 2>/dev/null || true; fi
   fi
   rm -f "$DATA/pids"
 }
@@ -152,15 +162,65 @@ start() { # name, then env assignments; the jar is <name>/target/quarkus-app/qua
   echo "$!" >> "$DATA/pids"
 }
 : > "$DATA/pids"
+
+pg() { java -jar "$ROOT/local-postgres/target/local-postgres.jar" "$@"; }
+DB_USER="${DATABASE_USER:-postgres}"
+DB_PASSWORD="${DATABASE_PASSWORD:-}"
+if [ -n "${DATABASE_URL:-}" ]; then
+  ADMIN_URL="$DATABASE_URL"
+  DB_WHERE="the PostgreSQL given (DATABASE_URL)"
+elif (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null \
+  && pg --check jdbc:postgresql://127.0.0.1:5432/postgres postgres "" > /dev/null 2>&1; then
+  ADMIN_URL=jdbc:postgresql://127.0.0.1:5432/postgres
+  DB_USER=postgres
+  DB_PASSWORD=""
+  DB_WHERE="the PostgreSQL on 127.0.0.1:5432"
+else
+  echo "== starting a private PostgreSQL (data in $DATA/postgres, log in $LOGS/postgres.log)"
+  mkdir -p "$DATA/postgres"
+  chmod 755 "$DATA/postgres"
+  java -jar "$ROOT/local-postgres/target/local-postgres.jar" --data "$DATA/postgres/data" --port "${POSTGRES_PORT:-0}" \
+    > "$LOGS/postgres.log" 2>&1 &
+  PG_PID=$!
+  pg_port=""
+  for _ in $(seq 1 120); do
+    pg_port=$(sed -n 's/^PostgreSQL ready on 127.0.0.1:\([0-9]*\) .*/\1/p' "$LOGS/postgres.log")
+    [ -n "$pg_port" ] && break
+    kill -0 "$PG_PID" 2>/dev/null || break
+    sleep 0.5
+  done
+  if [ -z "$pg_port" ]; then
+    echo "the private PostgreSQL did not start; the end of $LOGS/postgres.log:" >&2
+    tail -n 30 "$LOGS/postgres.log" >&2
+    exit 1
+  fi
+  ADMIN_URL="jdbc:postgresql://127.0.0.1:$pg_port/postgres"
+  DB_USER=postgres
+  DB_PASSWORD=""
+  DB_WHERE="a private PostgreSQL on 127.0.0.1:$pg_port"
+fi
+DB_HOST=$(printf '%s' "$ADMIN_URL" | sed -E 's#^jdbc:postgresql://([^/?]+).*#\1#')
+DB_PREFIX="local_$(printf '%s' "$DATA" | sha256sum | cut -c1-10)"
+FRESH=()
+[ -f "$DATA/databases.env" ] || FRESH=(--fresh)
+pg --create-databases "$ADMIN_URL" "$DB_USER" "$DB_PASSWORD" "${FRESH[@]}" \
+  "${DB_PREFIX}_management" "${DB_PREFIX}_hook" "${DB_PREFIX}_upload" \
+  || { echo "the databases could not be made on $DB_WHERE (set DATABASE_URL, DATABASE_USER and DATABASE_PASSWORD)" >&2; exit 1; }
+printf 'DB_PREFIX=%s\nDB_HOST=%s\n' "$DB_PREFIX" "$DB_HOST" > "$DATA/databases.env"
+echo "== the databases: ${DB_PREFIX}_management, _hook and _upload on $DB_WHERE"
+
 echo "== starting the services (ports: $PORTS; logs in $LOGS)"
-start management-service QUARKUS_HTTP_PORT="$MANAGEMENT_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" MANAGEMENT_DATA_DIR="$DATA/management" \
+start management-service QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$DB_HOST/${DB_PREFIX}_management" \
+  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$MANAGEMENT_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" MANAGEMENT_DATA_DIR="$DATA/management" \
   MANAGEMENT_ADMIN_API_KEY="$OPERATOR_KEY" MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" \
   MANAGEMENT_ADMIN_ALLOW_HTTP_WEBHOOKS=true
-start hook-service QUARKUS_HTTP_PORT="$HOOK_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" HOOK_DATA_DIR="$DATA/hook" HOOK_ADMIN_API_KEY="$OPERATOR_KEY" \
+start hook-service QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$DB_HOST/${DB_PREFIX}_hook" \
+  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$HOOK_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" HOOK_DATA_DIR="$DATA/hook" HOOK_ADMIN_API_KEY="$OPERATOR_KEY" \
   HOOK_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" HOOK_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" \
   HOOK_MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" HOOK_LOCAL_HTTPS_PORT="$HOOK_HTTPS_PORT" \
   HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true
-start upload-service QUARKUS_HTTP_PORT="$UPLOAD_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" UPLOAD_DATA_DIR="$DATA/upload" \
+start upload-service QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$DB_HOST/${DB_PREFIX}_upload" \
+  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$UPLOAD_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" UPLOAD_DATA_DIR="$DATA/upload" \
   UPLOAD_STORAGE_DIR="$DATA/upload/files" UPLOAD_ADMIN_API_KEY="$OPERATOR_KEY" \
   UPLOAD_JWKS_URL="http://127.0.0.1:$MANAGEMENT_PORT/platform/management/jwks.json" \
   UPLOAD_HOOK_SERVICE_URL="http://127.0.0.1:$HOOK_PORT" UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" \
@@ -257,6 +317,7 @@ The platform is running:
   management-service  http://localhost:$MANAGEMENT_PORT   hook-service  http://localhost:$HOOK_PORT   upload-service  http://localhost:$UPLOAD_PORT
   operator console    http://localhost:$CONSOLE_PORT   (your name, and the password $CONSOLE_PASSWORD)
   ports:              $PORTS; the demo's hooks go to receiver port $RECEIVER_PORT
+  database:           $DB_WHERE (${DB_PREFIX}_management, _hook, _upload)
   demo ids and ports: $DEMO/demo.env
   logs:               $LOGS
 
@@ -270,7 +331,9 @@ Next, in another terminal (docs/quickstart.md explains each step):
 EOF
 
 if [ "$DETACH" = 1 ]; then
+  [ -n "$PG_PID" ] && echo "$PG_PID" >> "$DATA/pids"
   pids=()
+  PG_PID=""
   trap - INT TERM EXIT
   echo "(detached: stop with kill \$(cat $DATA/pids))"
   exit 0

@@ -31,7 +31,13 @@ import uuid
 from typing import Any, Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-JAR_DIR = "faults-postgresql"  # <module>/target/faults-postgresql/quarkus-run.jar: built for PostgreSQL by run.sh
+JAR_DIR = "quarkus-app"  # <module>/target/quarkus-app/quarkus-run.jar: the jar every build makes
+# hook-service's deliveries, one row each, whatever their state: the unfinished ones in the queue (PENDING), the
+# finished ones as their latest history row (hook-service README, Storage).
+DELIVERIES = ("(select q.id, q.message_id, 'PENDING' as status, q.attempts, q.lease_owner, q.lease_until from"
+              " delivery_queue q union all select h.id, h.message_id, h.status, h.attempts, null, null from"
+              " delivery_history h where not exists (select 1 from delivery_queue q where q.id = h.id) and not exists"
+              " (select 1 from delivery_history n where n.id = h.id and n.finished_at > h.finished_at)) d")
 CERT_HOST = "hooks.platform.example"  # hook-service's default hook.certificate-url host
 OPERATOR_KEY = "faults-operator-" + uuid.uuid4().hex
 MANAGEMENT_INTERNAL_KEY = "faults-mgmt-internal-" + uuid.uuid4().hex
@@ -570,7 +576,7 @@ class Harness:
                 try:
                     r = psql(self.dbs["hook"], "select count(*) filter (where status = 'PENDING'), count(*) filter"
                              " (where status = 'PENDING' and lease_until > now()), count(*) filter (where status ="
-                             " 'DELIVERED'), count(*) filter (where status = 'DEAD') from delivery", 10)[0]
+                             " 'DELIVERED'), count(*) filter (where status = 'DEAD') from " + DELIVERIES, 10)[0]
                     sample.update(pending=int(r[0]), leased=int(r[1]), delivered=int(r[2]), dead=int(r[3]))
                     sample["outbox"] = int(psql(self.dbs["upload"], "select count(*) from hook_outbox", 10)[0][0])
                 except (RuntimeError, subprocess.TimeoutExpired, IndexError) as e:
@@ -643,7 +649,7 @@ class Harness:
         if kind == "hook":
             replica = s.replica_id()
             stop["replica"] = replica
-            rows = psql(self.dbs["hook"], "select id, attempts from delivery where status = 'PENDING' and"
+            rows = psql(self.dbs["hook"], "select id, attempts from delivery_queue where"
                         f" lease_until > now() and lease_owner like '{replica}:%'") if replica else []
             stop["held"] = {r[0]: int(r[1]) for r in rows}
         else:
@@ -698,7 +704,7 @@ class Harness:
                         return
                     ids = ",".join(f"'{i}'" for i in held)
                     rows = psql(self.dbs["hook"], "select id, status, coalesce(lease_owner, ''), attempts,"
-                                f" coalesce(lease_until > now(), false) from delivery where id in ({ids})", 10)
+                                f" coalesce(lease_until > now(), false) from {DELIVERIES} where id in ({ids})", 10)
                     mine = f"{stop['replica']}:"
                     live = [r for r in rows if r[1] == "PENDING" and r[2].startswith(mine) and r[4] == "t"]
                     waiting = [r for r in rows if r[1] == "PENDING" and int(r[3]) == held[r[0]]
@@ -764,7 +770,7 @@ class Harness:
                         time.sleep(1)
                     stop: dict[str, Any] = {"target": s.name, "kind": "hook", "signal": "SIGTERM", "pid": s.proc.pid,
                                             "rotation": True, "replica": s.replica_id()}
-                    rows = psql(self.dbs["hook"], "select id, attempts from delivery where status = 'PENDING' and"
+                    rows = psql(self.dbs["hook"], "select id, attempts from delivery_queue where"
                                 f" lease_until > now() and lease_owner like '{stop['replica']}:%'")
                     stop["held"] = {r[0]: int(r[1]) for r in rows}
                     stop["t"] = now()
@@ -888,7 +894,7 @@ class Harness:
         while now() < t + timeout:
             got = {line["message_id"] for line in self.receiver_lines() if processed(line)}
             try:
-                pending = int(psql(self.dbs["hook"], "select count(*) from delivery where status = 'PENDING'")[0][0])
+                pending = int(psql(self.dbs["hook"], "select count(*) from delivery_queue")[0][0])
                 outbox = int(psql(self.dbs["upload"], "select count(*) from hook_outbox")[0][0])
             except (RuntimeError, subprocess.TimeoutExpired):
                 pending = outbox = -1
@@ -900,8 +906,8 @@ class Harness:
     def results(self, load_start: float, load_end: float, drained: float | None, drain_timeout: float) -> int:
         accepted = self.accepted()
         lines = self.receiver_lines()
-        hook_rows = psql(self.dbs["hook"], "select e.message_id, d.id, d.status, d.attempts, coalesce(d.lease_owner, ''),"
-                         " coalesce(d.lease_until < now(), false) from hook_event e join delivery d on d.event_id = e.id")
+        hook_rows = psql(self.dbs["hook"], "select d.message_id, d.id, d.status, d.attempts, coalesce(d.lease_owner, ''),"
+                         " coalesce(d.lease_until < now(), false) from " + DELIVERIES)
         per_message: dict[int, list[list[str]]] = {}
         for r in hook_rows:
             per_message.setdefault(int(r[0]), []).append(r)
@@ -910,7 +916,7 @@ class Harness:
         stuck_rows = psql(self.dbs["hook"], "select count(*) filter (where status = 'PENDING'), count(*) filter (where"
                           " status = 'DEAD'), count(*) filter (where lease_owner is not null and lease_until < now()"
                           " and status = 'PENDING'), count(*) filter (where status = 'PENDING' and lease_owner is not"
-                          " null) from delivery")[0]
+                          " null) from " + DELIVERIES)[0]
         pending, dead, expired_held, leased = (int(x) for x in stuck_rows)
 
         first: dict[int, float] = {}

@@ -1,22 +1,42 @@
 # Shared by the services' load-test/run.sh scripts (sourced from the repository root, after set -euo pipefail).
 
-# database_for_load_test <schema>
-# With DB=postgresql, sets DB_BUILD_OPTS (the build's datasource kind, fixed at build time) and DB_ENV (the service's
-# datasource: schema <schema>, emptied first, in the database PG_URL, default jdbc:postgresql://127.0.0.1:5432/test,
-# user PG_USER, default postgres); with DB=h2, the default, leaves both empty (the service's embedded H2).
+# database_for_load_test <name>
+# The service's database, PostgreSQL (the platform's one): <name> made empty, never analysed (the planner's statistics
+# start stale, as a fast-growing table's do in production), on PG_URL (a JDBC URL of a database to connect to as an
+# administrator, default jdbc:postgresql://127.0.0.1:5432/postgres, user PG_USER, default postgres, PG_PASSWORD);
+# without PG_URL and with nothing on 127.0.0.1:5432, a private PostgreSQL (local-postgres) started for the run and
+# stopped at its end. Sets DB_ENV (the service's datasource settings). Call after build_for_load_test.
 database_for_load_test() {
-  local schema=$1
-  DB_BUILD_OPTS=()
-  DB_ENV=()
-  case "${DB:-h2}" in
-    h2) ;;
-    postgresql)
-      DB_BUILD_OPTS+=(-Dquarkus.datasource.db-kind=postgresql)
-      DB_ENV+=(QUARKUS_DATASOURCE_JDBC_URL="${PG_URL:-jdbc:postgresql://127.0.0.1:5432/test}?currentSchema=$schema"
-        QUARKUS_DATASOURCE_USERNAME="${PG_USER:-postgres}" QUARKUS_FLYWAY_SCHEMAS="$schema"
-        QUARKUS_FLYWAY_CLEAN_DISABLED=false QUARKUS_FLYWAY_CLEAN_AT_START=true) ;;
-    *) echo "DB must be h2 or postgresql, not '$DB'" >&2; return 1 ;;
-  esac
+  local name=$1 admin="${PG_URL:-}" user="${PG_USER:-postgres}" password="${PG_PASSWORD:-}"
+  local pg_jar=local-postgres/target/local-postgres.jar
+  [ -f "$pg_jar" ] || ./mvnw -B -q -ntp -pl local-postgres -am install -DskipTests
+  if [ -z "$admin" ]; then
+    if (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; then
+      admin=jdbc:postgresql://127.0.0.1:5432/postgres
+    else
+      local pg_dir
+      pg_dir="$(mktemp -d)"
+      chmod 755 "$pg_dir"
+      java -jar "$pg_jar" --data "$pg_dir/data" > "$pg_dir/postgres.log" 2>&1 &
+      LOAD_PG_PID=$!
+      local port=""
+      for _ in $(seq 1 120); do
+        port=$(sed -n 's/^PostgreSQL ready on 127.0.0.1:\([0-9]*\) .*/\1/p' "$pg_dir/postgres.log")
+        [ -n "$port" ] && break
+        sleep 0.5
+      done
+      [ -n "$port" ] || { cat "$pg_dir/postgres.log" >&2; return 1; }
+      echo "no PostgreSQL on 127.0.0.1:5432: a private one on port $port for this run"
+      admin="jdbc:postgresql://127.0.0.1:$port/postgres"
+    fi
+  fi
+  java -jar "$pg_jar" --create-databases "$admin" "$user" "$password" --fresh "$name"
+  local host
+  host=$(printf '%s' "$admin" | sed -E 's#^jdbc:postgresql://([^/?]+).*#\1#')
+  DB_ENV=(QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$host/$name" QUARKUS_DATASOURCE_USERNAME="$user"
+    QUARKUS_DATASOURCE_PASSWORD="$password")
+  DB_NAME="$name"
+  DB_ADMIN_URL="$admin"
 }
 
 # build_for_load_test <module> [maven options...]
@@ -25,7 +45,7 @@ database_for_load_test() {
 build_for_load_test() {
   local module=$1
   shift
-  ./mvnw -B -q -ntp -pl "$module,load-tests" -am install -DskipTests "$@"
+  ./mvnw -B -q -ntp -pl "$module,load-tests,local-postgres" -am install -DskipTests "$@"
   ./mvnw -B -q -ntp -pl load-tests dependency:build-classpath -Dmdep.outputFile=target/load.classpath \
     -Dmdep.includeScope=runtime >/dev/null
   LOAD_CLASSPATH="load-tests/target/classes:$(cat load-tests/target/load.classpath)"
@@ -54,7 +74,8 @@ start_service() {
   SERVICE_PID=$!
   trap "kill $SERVICE_PID 2>/dev/null || true; wait $SERVICE_PID 2>/dev/null || true; \
     cp '$data/service.log' '$module/target/load-service.log' 2>/dev/null || true; rm -rf '$data'; \
-    date +%s > '$module/target/load-cleanup.epoch' 2>/dev/null || true" EXIT
+    date +%s > '$module/target/load-cleanup.epoch' 2>/dev/null || true; \
+    [ -n '${LOAD_PG_PID:-}' ] && { kill ${LOAD_PG_PID:-0} 2>/dev/null || true; wait ${LOAD_PG_PID:-0} 2>/dev/null || true; }" EXIT
   for _ in $(seq 1 60); do
     curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return 0
     sleep 1

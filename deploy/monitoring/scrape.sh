@@ -63,7 +63,7 @@ RECEIVER_PID=$!
 
 # run-local.sh passes its environment on to the services: a short retry schedule (dead letter in seconds), a
 # small per-source limit (429 after five signed requests), and a generous wait for a database connection (on a busy
-# machine H2 can take longer than the default 5 s to open, and the start fails).
+# machine a first connection can take longer than the default 5 s, and the start fails).
 export HOOK_DELIVERY_RETRY_SCHEDULE=1s
 export QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT=60S
 export MANAGEMENT_RATE_LIMIT_PER_SOURCE=5

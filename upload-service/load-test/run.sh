@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Load test of upload-service alone: builds it, starts it on a fresh data directory (embedded H2, local file store)
+# Load test of upload-service alone: builds it, starts it on a new PostgreSQL database and a fresh data directory (local
+# file store)
 # with its heap capped (128 MB by default), runs UploadLoadTest against it, prints the figures and stops the service.
 # UploadLoadTest plays management-service's JWKS and hook-service's intake on loopback and measures, in the same run,
 # a bare loopback copy of the same request bytes to disk as the ceiling.
@@ -8,8 +9,8 @@
 # SIZES (100000,5000000: the file sizes measured against the ceiling, in bytes),
 # PORT (18083), STUB_PORT (18183), SERVICE_JAVA_OPTS (added to the service's java command), AFTER_CLEANUP_SECONDS
 # (360: how long after the last run's cleanup to start; see wait_after_cleanup in service-support/load-test-lib.sh),
-# DB (h2, or postgresql: the service is built for PostgreSQL and uses schema upload_load, emptied first, in the
-# database PG_URL, default jdbc:postgresql://127.0.0.1:5432/test, user PG_USER, default postgres).
+# PG_URL / PG_USER / PG_PASSWORD (the PostgreSQL to make the database upload_load on; default the one on
+# 127.0.0.1:5432, else a private one; service-support's load-test-lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PORT="${PORT:-18083}"
@@ -17,11 +18,11 @@ STUB_PORT="${STUB_PORT:-18183}"
 HEAP="${SERVICE_HEAP:-128m}"
 DATA="$(mktemp -d)"
 source service-support/load-test-lib.sh
+build_for_load_test upload-service
 database_for_load_test upload_load
-build_for_load_test upload-service ${DB_BUILD_OPTS[@]+"${DB_BUILD_OPTS[@]}"}
 wait_after_cleanup upload-service
 # shellcheck disable=SC2086 # SERVICE_JAVA_OPTS holds several options
-start_service upload-service "$PORT" "$DATA" "-Xmx$HEAP" ${SERVICE_JAVA_OPTS:-} -- ${DB_ENV[@]+"${DB_ENV[@]}"} \
+start_service upload-service "$PORT" "$DATA" "-Xmx$HEAP" ${SERVICE_JAVA_OPTS:-} -- "${DB_ENV[@]}" \
   UPLOAD_ADMIN_API_KEY=load-test-operator-key UPLOAD_DATA_DIR="$DATA" UPLOAD_STORAGE_DIR="$DATA/files" \
   UPLOAD_PUBLIC_BASE_URL="http://127.0.0.1:$PORT" UPLOAD_JWKS_URL="http://127.0.0.1:$STUB_PORT/jwks.json" \
   UPLOAD_HOOK_SERVICE_URL="http://127.0.0.1:$STUB_PORT" UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY=test-internal-key

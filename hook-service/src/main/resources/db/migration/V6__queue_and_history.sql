@@ -60,11 +60,11 @@ create table delivery_history (
     finished_at timestamp with time zone not null,
     last_error varchar(1000)
 ) partition by range (finished_at);
--- intake's duplicate check and the operator's look-up of a message's delivery; a delivery by its id; an account's
--- deliveries newest first (ids are time-ordered: UUID version 7)
+-- intake's duplicate check, the operator's look-up of a message's delivery and an account's deliveries (newest
+-- message first); a delivery by its id. One index only starts with account_id: with two, which one a look-up by
+-- (account_id, message_id) takes would depend on the statistics, and the other reads every row of the account.
 create index delivery_history_message_idx on delivery_history (account_id, message_id);
 create index delivery_history_id_idx on delivery_history (id);
-create index delivery_history_account_idx on delivery_history (account_id, id);
 
 create table delivery_attempt (
     id uuid not null,

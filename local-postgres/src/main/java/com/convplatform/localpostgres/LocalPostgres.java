@@ -110,13 +110,22 @@ public final class LocalPostgres implements AutoCloseable {
         return data;
     }
 
-    /** Stops the server (fast shutdown: open sessions are ended) and waits for it. */
+    /**
+     * Stops the server: it waits up to 10 s for its sessions to end (the services closing their pools as they stop),
+     * then ends those left (fast shutdown), and waits for it.
+     */
     @Override
     public void close() {
+        Path log = data.resolveSibling(data.getFileName() + ".log");
         try {
             if (server.isAlive()) {
-                run(command(runAs, bin.resolve("bin/pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w",
-                        "-t", "30", "stop"), data.resolveSibling(data.getFileName() + ".log"));
+                try {
+                    run(command(runAs, bin.resolve("bin/pg_ctl").toString(), "-D", data.toString(), "-m", "smart",
+                            "-w", "-t", "10", "stop"), log);
+                } catch (IOException sessionsLeft) {
+                    run(command(runAs, bin.resolve("bin/pg_ctl").toString(), "-D", data.toString(), "-m", "fast",
+                            "-w", "-t", "30", "stop"), log);
+                }
             }
             if (!server.waitFor(30, TimeUnit.SECONDS)) {
                 server.destroyForcibly();
@@ -132,10 +141,19 @@ public final class LocalPostgres implements AutoCloseable {
     /** Creates each database that does not exist yet, through the server at {@code adminUrl} as {@code user}. */
     public static void createDatabases(String adminUrl, String user, String password, List<String> names)
             throws SQLException {
+        createDatabases(adminUrl, user, password, names, false);
+    }
+
+    /** As above; {@code fresh}: drops each first (and ends its sessions), so it starts empty. */
+    public static void createDatabases(String adminUrl, String user, String password, List<String> names,
+            boolean fresh) throws SQLException {
         try (Connection c = DriverManager.getConnection(adminUrl, credentials(user, password))) {
             for (String name : names) {
                 if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
                     throw new IllegalArgumentException("not a plain database name: " + name);
+                }
+                if (fresh) {
+                    c.createStatement().execute("drop database if exists " + name + " with (force)");
                 }
                 try (var exists = c.prepareStatement("select 1 from pg_database where datname = ?")) {
                     exists.setString(1, name);
@@ -224,7 +242,8 @@ public final class LocalPostgres implements AutoCloseable {
 
     static boolean isRoot() {
         try {
-            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            // /proc/self is a link owned by root; the process's own directory it points to is owned by its user
+            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
             return Integer.valueOf(0).equals(uid);
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return "root".equals(System.getProperty("user.name"));
@@ -339,15 +358,28 @@ public final class LocalPostgres implements AutoCloseable {
     /**
      * {@code java -jar local-postgres.jar --data DIR [--port N] [--database NAME]...}: starts the server on DIR and
      * stays in the foreground until stopped (SIGTERM or Ctrl-C stop the server too); creates the databases named.
-     * {@code --create-databases URL USER [PASSWORD] NAME...}: creates the databases that do not exist yet on another
-     * server, and exits.
+     * {@code --create-databases URL USER PASSWORD [--fresh] NAME...}: creates the databases that do not exist yet
+     * (with {@code --fresh}: drops them first) on a server, and exits. {@code --check URL USER PASSWORD}: exits 0 when
+     * the server lets that user in.
      */
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("--check")) {
+            if (args.length != 4) {
+                usage("--check needs URL USER PASSWORD");
+            }
+            try (Connection c = DriverManager.getConnection(args[1], credentials(args[2], args[3]))) {
+                return;
+            } catch (SQLException e) {
+                System.err.println(e.getMessage());
+                System.exit(1);
+            }
+        }
         if (args.length > 0 && args[0].equals("--create-databases")) {
             if (args.length < 4) {
                 usage("--create-databases needs URL USER PASSWORD NAME...");
             }
-            createDatabases(args[1], args[2], args[3], List.of(args).subList(4, args.length));
+            boolean fresh = args.length > 4 && args[4].equals("--fresh");
+            createDatabases(args[1], args[2], args[3], List.of(args).subList(fresh ? 5 : 4, args.length), fresh);
             return;
         }
         Path data = null;
@@ -384,7 +416,8 @@ public final class LocalPostgres implements AutoCloseable {
 
     private static void usage(String problem) {
         System.err.println(problem + "\nusage: java -jar local-postgres.jar --data DIR [--port N] [--database NAME]..."
-                + "\n       java -jar local-postgres.jar --create-databases JDBC_URL USER PASSWORD NAME...");
+                + "\n       java -jar local-postgres.jar --create-databases JDBC_URL USER PASSWORD [--fresh] NAME..."
+                + "\n       java -jar local-postgres.jar --check JDBC_URL USER PASSWORD");
         System.exit(2);
     }
 }

@@ -25,6 +25,7 @@ import org.awaitility.Awaitility;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.testsupport.PostgresTestResource;
 import com.sun.net.httpserver.HttpServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -153,7 +154,18 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
                 "console.upload.api-key", OPERATOR_KEY);
     }
 
+    /** Each service on a PostgreSQL database of its own (test-support's PostgresTestResource), dropped at stop. */
+    private final java.util.List<PostgresTestResource.Database> databases = new java.util.ArrayList<>();
+
     private void start(String service, Path data, Map<String, String> env) throws IOException {
+        PostgresTestResource.Database db = PostgresTestResource.create("console_" + service);
+        databases.add(db);
+        env = new HashMap<>(env);
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", db.url());
+        env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
+        if (db.password() != null) {
+            env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
+        }
         Path log = data.resolve(service + ".log");
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar(service).toString())
@@ -178,6 +190,8 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
             }
         }
         processes.clear();
+        databases.forEach(PostgresTestResource::drop);
+        databases.clear();
         if (receiver != null) {
             receiver.stop(0);
         }

@@ -66,13 +66,16 @@ public final class DailyPartitions {
         return made;
     }
 
-    /** The table's day partitions, oldest first (others, such as one being detached, are not listed). */
+    /**
+     * The table's day partitions, oldest first, one whose detach an earlier run left pending included (its drop
+     * finishes it).
+     */
     public List<Partition> list(Connection c) throws SQLException {
         List<Partition> out = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("select c.relname from pg_inherits i join pg_class c on"
                 + " c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = ? and"
                 + " p.relnamespace = c.relnamespace and p.relnamespace = (select oid from pg_namespace where nspname ="
-                + " current_schema()) and not i.inhdetachpending order by c.relname")) {
+                + " current_schema()) order by c.relname")) {
             s.setString(1, table);
             try (ResultSet r = s.executeQuery()) {
                 String prefix = table + "_p";
@@ -108,6 +111,30 @@ public final class DailyPartitions {
                     + (pending ? " finalize" : " concurrently"));
             s.execute("drop table " + p.name());
         }
+    }
+
+    /**
+     * Tables named as this table's day partitions that are no longer partitions of it: detached by a drop that
+     * failed before its last step. They are dropped with the partitions past the period.
+     */
+    public List<Partition> detached(Connection c) throws SQLException {
+        List<Partition> out = new ArrayList<>();
+        String prefix = table + "_p";
+        try (PreparedStatement s = c.prepareStatement("select c.relname from pg_class c where c.relkind = 'r' and"
+                + " c.relname like ? and c.relnamespace = (select oid from pg_namespace where nspname ="
+                + " current_schema()) and not c.relispartition order by c.relname")) {
+            s.setString(1, prefix.replace("_", "\\_") + "%");
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    String name = r.getString(1);
+                    if (name.length() == prefix.length() + 8 && name.substring(prefix.length()).chars()
+                            .allMatch(Character::isDigit)) {
+                        out.add(new Partition(table, name, LocalDate.parse(name.substring(prefix.length()), NAME)));
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** Rows (PostgreSQL's estimate, kept by autovacuum and ANALYZE; 0 when never counted) and bytes of the partitions. */

@@ -157,6 +157,14 @@ public final class Retention {
                             kept.add(p.name());
                         }
                     }
+                    for (DailyPartitions.Partition p : parts.detached(c)) {
+                        if (!p.until().isAfter(cutoff)) {
+                            try (Statement drop = c.createStatement()) {
+                                drop.execute("drop table if exists " + p.name());
+                            }
+                            dropped.add(p.name());
+                        }
+                    }
                     measure(c, parts, now);
                 }
                 after.run(c, cutoff);

@@ -172,7 +172,8 @@ public class AdminResource {
             @QueryParam("created_after") @Parameter(description = "Only deliveries created at or after this instant (ISO-8601)", example = "2026-11-22T10:00:00Z") String createdAfter,
             @QueryParam("created_before") @Parameter(description = "Only deliveries created before this instant", example = "2026-11-22T11:00:00Z") String createdBefore,
             @QueryParam("before_id") @Parameter(description = "The delivery_id of the last delivery of the page before:"
-                    + " the next page starts after it (ids are ordered by creation)") String beforeId,
+                    + " the next page starts after it. Deliveries are listed by creation (their ids are time-ordered);"
+                    + " one account's by message id, newest first") String beforeId,
             @QueryParam("message_id") @Parameter(description = "The delivery of one message of the account (with account_id)", example = "4711") Long messageId) {
         if (messageId != null && accountId == null) {
             throw new ApiException(400, "ACCOUNT_ID_REQUIRED", "message_id is looked up within one account:"

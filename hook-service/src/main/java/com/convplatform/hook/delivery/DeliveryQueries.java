@@ -164,8 +164,13 @@ public class DeliveryQueries {
         });
     }
 
-    /** Deliveries newest first (by their time-ordered ids), filtered, at most {@code limit}. */
+    /**
+     * Deliveries newest first, filtered, at most {@code limit}: by their time-ordered ids, or, for one account, by
+     * message id (the account's index: ids of messages grow as they are logged), the page before {@code beforeId}'s
+     * delivery.
+     */
     public List<Row> list(Filter f) {
+        boolean byAccount = f.accountId() != null;
         List<Object> queueArgs = new ArrayList<>();
         List<Object> historyArgs = new ArrayList<>();
         StringBuilder q = new StringBuilder(" where true");
@@ -191,13 +196,23 @@ public class DeliveryQueries {
             historyArgs.add(utc(f.createdAfter()));
         }
         if (f.createdBefore() != null) {
+            // with before_id (the page's last delivery, created at created_before), the deliveries of that same
+            // millisecond after it in the order are on the next page: the bound takes that millisecond in
+            UUID bound = TimeOrderedIds
+                    .lowest(f.beforeId() == null ? f.createdBefore() : f.createdBefore().plusMillis(1));
             q.append(" and q.id < ?");
-            queueArgs.add(TimeOrderedIds.lowest(f.createdBefore()));
+            queueArgs.add(bound);
             h.append(" and h.id < ?");
-            historyArgs.add(TimeOrderedIds.lowest(f.createdBefore()));
+            historyArgs.add(bound);
         }
         UUID before = f.beforeId() == null ? null : uuid(f.beforeId());
-        if (before != null) {
+        if (before != null && byAccount) {
+            long beforeMessage = delivery(f.beforeId()).map(Row::messageId).orElse(Long.MAX_VALUE);
+            q.append(" and q.message_id < ?");
+            queueArgs.add(beforeMessage);
+            h.append(" and h.message_id < ?");
+            historyArgs.add(beforeMessage);
+        } else if (before != null) {
             q.append(" and q.id < ?");
             queueArgs.add(before);
             h.append(" and h.id < ?");
@@ -211,17 +226,20 @@ public class DeliveryQueries {
         }
         List<String> parts = new ArrayList<>();
         List<Object> args = new ArrayList<>();
+        String order = byAccount ? "message_id" : "id";
         if (queue) {
-            parts.add("(select " + QUEUE_COLUMNS + " from delivery_queue q" + q + " order by q.id desc limit "
-                    + f.limit() + ")");
+            parts.add(
+                    "(select " + QUEUE_COLUMNS + " from delivery_queue q" + q + " order by q." + order + " desc limit "
+                            + f.limit() + ")");
             args.addAll(queueArgs);
         }
         if (history) {
-            parts.add("(select " + HISTORY_COLUMNS + " from delivery_history h" + h + " order by h.id desc limit "
-                    + f.limit() + ")");
+            parts.add("(select " + HISTORY_COLUMNS + " from delivery_history h" + h + " order by h." + order
+                    + " desc limit " + f.limit() + ")");
             args.addAll(historyArgs);
         }
-        String sql = "select * from (" + String.join(" union all ", parts) + ") d order by 1 desc limit " + f.limit();
+        String sql = "select * from (" + String.join(" union all ", parts) + ") d order by " + (byAccount ? 4 : 1)
+                + " desc limit " + f.limit();
         return read("Listing deliveries", c -> {
             List<Row> out = new ArrayList<>();
             try (PreparedStatement s = c.prepareStatement(sql)) {

@@ -73,6 +73,20 @@ class HookConfigChecksTest {
     }
 
     @Test
+    void retentionShorterThanADayOrRunLessThanDailyOrShorterThanTheDuplicateWindowIsRefused() {
+        assertEquals(List.of("hook.retention.period (PT12H) must be at least P1D: history is kept and dropped a day at"
+                + " a time",
+                "hook.intake.duplicate-window (PT24H) must not be longer than hook.retention.period"
+                        + " (PT12H): the history it is checked against is kept no longer"),
+                problems("hook.retention.period", "PT12H"));
+        assertEquals(List.of("hook.retention.interval (PT48H) must be at most P1D: each run makes the next days'"
+                + " partitions, and rows of a day with none could not be written"),
+                problems("hook.retention.interval", "P2D"));
+        assertEquals(List.of("hook.delivery.vacuum-interval (PT0S) must be longer than zero"),
+                problems("hook.delivery.vacuum-interval", "0s"));
+    }
+
+    @Test
     void aLeaseShorterThanAnAttemptAndItsMarginIsRefusedWithTheSettingsNamed() {
         // before this check, a 10 s lease made hook-service accept every event and deliver none, silently
         var checks = checks("hook.delivery.lease", "10s");

@@ -98,8 +98,8 @@ public final class ManagementLoadTest {
         double verify = LoadMeasure.ceiling(() -> verifyOnce(kp, rsa), ceilingSeconds);
         double jwt = LoadMeasure.ceiling(ManagementLoadTest::jwtSignOnce, ceilingSeconds);
         double ceiling = 1 / (1 / verify + 1 / jwt);
-        System.out.printf("%n%-22s %10s %10s %10s %8s %8s %12s %12s%n", "operation", "requests", "req/s", "p50 ms",
-                "p99 ms", "errors", "svc CPU ms/r", "gen CPU ms/r");
+        System.out.printf("%n%-22s %10s %10s %10s %8s %8s %12s %12s %12s%n", "operation", "requests", "req/s",
+                "p50 ms", "p99 ms", "errors", "svc CPU ms/r", "PG CPU ms/r", "gen CPU ms/r");
         token.print("token issuing");
         clients.print("client enumeration");
         tokenWarmup.print("(warm-up) token");
@@ -120,8 +120,12 @@ public final class ManagementLoadTest {
         long count;
         long errors;
         double seconds;
-        /** CPU time per request of the service (-1: no servicePid given) and of this generator, in ms. */
+        /**
+         * CPU time per request of the service (-1: no servicePid given), of PostgreSQL's processes (-1: no /proc)
+         * and of this generator, in ms.
+         */
         double serviceCpuMs;
+        double postgresCpuMs;
         double ownCpuMs;
 
         double rate() {
@@ -129,9 +133,10 @@ public final class ManagementLoadTest {
         }
 
         void print(String name) {
-            System.out.printf("%-22s %10d %10.0f %10.2f %8.2f %8d %12s %12.3f%n", name, count, rate(),
+            System.out.printf("%-22s %10d %10.0f %10.2f %8.2f %8d %12s %12s %12.3f%n", name, count, rate(),
                     LoadMeasure.percentileMs(latencies, 0.50), LoadMeasure.percentileMs(latencies, 0.99), errors,
-                    serviceCpuMs < 0 ? "-" : String.format("%.3f", serviceCpuMs), ownCpuMs);
+                    serviceCpuMs < 0 ? "-" : String.format("%.3f", serviceCpuMs),
+                    postgresCpuMs < 0 ? "-" : String.format("%.3f", postgresCpuMs), ownCpuMs);
         }
     }
 
@@ -195,6 +200,7 @@ public final class ManagementLoadTest {
         long[] cpu = cpu();
         r.serviceCpuMs = cpu[0] < 0 ? -1 : (cpu[0] - cpuAtStart[0]) / 1e6 / Math.max(1, r.count);
         r.ownCpuMs = (cpu[1] - cpuAtStart[1]) / 1e6 / Math.max(1, r.count);
+        r.postgresCpuMs = cpu[2] < 0 || cpuAtStart[2] < 0 ? -1 : (cpu[2] - cpuAtStart[2]) / 1e6 / Math.max(1, r.count);
         return r;
     }
 
@@ -202,11 +208,11 @@ public final class ManagementLoadTest {
     private static final java.util.Optional<ProcessHandle> SERVICE = java.util.Optional
             .ofNullable(System.getProperty("servicePid")).flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)));
 
-    /** CPU time used so far by the service (-1 without its pid) and by this program, in nanoseconds. */
+    /** CPU time used so far by the service (-1 without its pid), this program and PostgreSQL, in nanoseconds. */
     private static long[] cpu() {
         long own = ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
         long svc = SERVICE.flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
-        return new long[]{svc, own};
+        return new long[]{svc, own, com.convplatform.load.PostgresCpu.nanos()};
     }
 
     private static final byte[] SAMPLE = "{\"client_id\":\"c\",\"fqdn\":\"f.example.org\",\"timestamp\":\"2026-01-01T00:00:00Z\"}"

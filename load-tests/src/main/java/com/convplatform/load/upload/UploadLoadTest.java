@@ -249,6 +249,7 @@ public final class UploadLoadTest {
         double serviceCpu0 = cpuSeconds(servicePid);
         double jitCpu0 = jitCpuSeconds(servicePid);
         double generatorCpu0 = cpuSeconds(ProcessHandle.current().pid());
+        long postgresCpu0 = com.convplatform.load.PostgresCpu.nanos();
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         AtomicLong errors = new AtomicLong();
         StringBuffer firstError = new StringBuffer();
@@ -292,6 +293,7 @@ public final class UploadLoadTest {
         double serviceCpu = cpuSeconds(servicePid) - serviceCpu0;
         double jitCpu = jitCpuSeconds(servicePid) - jitCpu0;
         double generatorCpu = cpuSeconds(ProcessHandle.current().pid()) - generatorCpu0;
+        long postgresCpu = com.convplatform.load.PostgresCpu.nanos() - postgresCpu0;
         pool.shutdown();
         long[] latencies = all.stream().flatMapToLong(Arrays::stream).toArray();
         Phase p = new Phase(label, latencies.length, errors.get(), elapsed, (long) latencies.length * fileSize,
@@ -306,10 +308,12 @@ public final class UploadLoadTest {
                         ? ""
                         : String.format(Locale.ROOT,
                                 "%n         CPU per upload %.3f ms: service %.3f (its JIT compiler %.3f), this program"
-                                        + " (clients, %s) %.3f",
+                                        + " (clients, %s) %.3f; PostgreSQL %s",
                                 p.cpuMsPerUpload(), p.serviceCpu() * 1000 / p.ok(), jitCpu * 1000 / p.ok(),
                                 label.contains("ceiling") ? "copy server" : "intake stand-in",
-                                p.generatorCpu() * 1000 / p.ok()));
+                                p.generatorCpu() * 1000 / p.ok(), postgresCpu0 < 0
+                                        ? "-"
+                                        : String.format(Locale.ROOT, "%.3f", postgresCpu / 1e6 / Math.max(1, p.ok()))));
         return p;
     }
 

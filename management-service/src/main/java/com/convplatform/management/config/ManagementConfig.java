@@ -16,7 +16,7 @@ import io.smallrye.config.WithDefault;
  */
 @ConfigMapping(prefix = "management")
 public interface ManagementConfig {
-    /** Directory of the embedded database and the generated JWT signing key. */
+    /** Directory of the generated JWT signing key (unless management.jwt.key-file names one). */
     @WithDefault("./data/management")
     String dataDir();
 

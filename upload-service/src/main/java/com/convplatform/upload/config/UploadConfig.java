@@ -13,7 +13,7 @@ import io.smallrye.config.WithDefault;
 /** upload-service's settings (README, Configuration); relations between them: {@link UploadConfigChecks}. */
 @ConfigMapping(prefix = "upload")
 public interface UploadConfig {
-    /** The embedded database and, under incoming/, the file parts while they arrive. */
+    /** Under incoming/, the file parts while they arrive (beside the local store, so a part is moved, not copied). */
     @WithDefault("./data/upload")
     String dataDir();
 

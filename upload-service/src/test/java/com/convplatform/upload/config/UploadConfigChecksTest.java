@@ -56,6 +56,17 @@ class UploadConfigChecksTest {
     }
 
     @Test
+    void retentionShorterThanADayOrRunLessThanDailyIsRefusedAsAreZeroWaits() {
+        assertEquals(List.of("upload.retention.period (PT12H) must be at least P1D: messages and their files are kept"
+                + " and dropped a day at a time"), problems("upload.retention.period", "PT12H"));
+        assertEquals(List.of("upload.retention.interval (PT48H) must be at most P1D: each run makes the next days'"
+                + " partitions, and a message of a day with none could not be logged"),
+                problems("upload.retention.interval", "P2D"));
+        assertEquals(List.of("upload.erasure.retry-after (PT0S) must be longer than zero"),
+                problems("upload.erasure.retry-after", "0s"));
+    }
+
+    @Test
     void theInternalKeyOfHookServiceIsSet() {
         String problem = INTERNAL_KEY + " is not set: hook-service refuses every hand-off (401), so no upload reaches"
                 + " a receiver";

@@ -1,0 +1,175 @@
+package com.convplatform.support;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import com.convplatform.testsupport.PostgresTestResource;
+
+/**
+ * The lease engine on a real PostgreSQL, its table as the services make theirs: replicas claiming at once never take
+ * the same row, a lease keeps a row from every other claim until it ends, rows held out of the due index are never
+ * claimed, and the claim's plan is the due index read in order whatever the table holds and whatever the statistics
+ * (never gathered here) say: with 100 rows or 200,000.
+ */
+class LeaseQueueTest {
+    private static PostgresTestResource.Database db;
+    private static DataSource dataSource;
+    private static final LeaseQueue QUEUE = new LeaseQueue("work", "not held", "t.id, t.payload");
+
+    @BeforeAll
+    static void database() throws Exception {
+        db = PostgresTestResource.create("lease_queue");
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setUrl(db.url());
+        ds.setUser(db.user());
+        if (db.password() != null) {
+            ds.setPassword(db.password());
+        }
+        dataSource = ds;
+        try (Connection c = dataSource.getConnection()) {
+            c.createStatement().execute("create table work (id uuid primary key, payload text not null, held boolean"
+                    + " not null default false, next_attempt_at timestamptz not null, lease_owner varchar(64),"
+                    + " lease_until timestamptz) with (fillfactor = 70)");
+            c.createStatement().execute("create index work_due_idx on work (next_attempt_at) where not held");
+        }
+    }
+
+    @AfterAll
+    static void drop() {
+        PostgresTestResource.drop(db);
+    }
+
+    private static void fill(int rows, boolean held) throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            c.createStatement()
+                    .execute("insert into work (id, payload, held, next_attempt_at) select gen_random_uuid(),"
+                            + " 'row ' || i, " + held + ", now() - interval '1 hour' + i * interval '1 ms' from"
+                            + " generate_series(1, " + rows + ") i");
+        }
+    }
+
+    private static String plan() throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            LeaseQueue.guardPlans(c);
+            try (PreparedStatement s = c.prepareStatement("explain (costs off) " + QUEUE.claimStatement())) {
+                OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+                LocalTransaction.bind(s, now, now, 32, "x:1", now.plusMinutes(1));
+                StringBuilder out = new StringBuilder();
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        out.append(r.getString(1)).append('\n');
+                    }
+                }
+                c.rollback();
+                return out.toString().replaceAll("'[^']*'", "?"); // the time bound, not the plan
+            }
+        }
+    }
+
+    @Test
+    void theClaimReadsTheDueIndexInOrderWith100RowsOr200000AndNoStatistics() throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            c.createStatement().execute("truncate work");
+        }
+        fill(100, false);
+        String small = plan();
+        fill(200_000, false);
+        fill(50_000, true);
+        String large = plan();
+        for (String plan : List.of(small, large)) {
+            assertTrue(plan.contains("Index Scan using work_due_idx on work"), plan);
+            assertFalse(plan.contains("Seq Scan") || plan.contains("Sort") || plan.contains("Bitmap"), plan);
+        }
+        assertEquals(small, large, "the same plan whatever the table holds");
+    }
+
+    @Test
+    void concurrentClaimsNeverShareARowALeaseHoldsAndHeldRowsAreNeverClaimed() throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            c.createStatement().execute("truncate work");
+        }
+        fill(500, false);
+        fill(100, true);
+        Instant now = Instant.now();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<List<String>>> claims = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            claims.add(pool.submit(() -> {
+                go.await();
+                List<String> mine = new ArrayList<>();
+                for (List<String> batch = claim(now); !batch.isEmpty(); batch = claim(now)) {
+                    mine.addAll(batch);
+                }
+                return mine;
+            }));
+        }
+        go.countDown();
+        Set<String> seen = new HashSet<>();
+        for (Future<List<String>> f : claims) {
+            for (String id : f.get()) {
+                assertTrue(seen.add(id), "claimed twice: " + id);
+            }
+        }
+        pool.shutdown();
+        assertEquals(500, seen.size(), "every due row was claimed once, no held row");
+        assertTrue(claim(now).isEmpty(), "nothing is claimable during the leases");
+        assertEquals(500, claim(now.plusSeconds(61)).size() + claim(now.plusSeconds(61)).size()
+                + claim(now.plusSeconds(61)).size() + claimAll(now.plusSeconds(61)),
+                "once the leases ended, every row is claimable again");
+
+        // a lease handed back frees its row at once; another owner's is left alone
+        List<String> one = claim(now.plusSeconds(200)).subList(0, 1);
+        String id = one.get(0);
+        String owner;
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("select lease_owner from work where id = ?")) {
+            s.setObject(1, UUID.fromString(id));
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                owner = r.getString(1);
+            }
+            assertFalse(QUEUE.release(c, UUID.fromString(id), "another:1"));
+            assertTrue(QUEUE.release(c, UUID.fromString(id), owner));
+        }
+        assertTrue(claim(now.plusSeconds(200)).contains(id), "handed back: claimable at once");
+    }
+
+    private static int claimAll(Instant at) throws Exception {
+        int n = 0;
+        for (List<String> b = claim(at); !b.isEmpty(); b = claim(at)) {
+            n += b.size();
+        }
+        return n;
+    }
+
+    private static List<String> claim(Instant at) {
+        return LocalTransaction.run(dataSource, "claiming",
+                c -> QUEUE.claim(c, at, at.plusSeconds(60), 32, (r, owner, until) -> r.getString(1)));
+    }
+}
