@@ -8,7 +8,7 @@
 # combination is measured. ACCOUNTS (8), SECONDS_PER_PHASE (15), WARMUP_SECONDS (150: on two cores the JIT compiler
 # keeps compiling for two to three minutes of load), BACKLOG (100000: the backlog phases' pending deliveries, drained
 # once as they are and once while a disabled endpoint holds as many; 0 skips them), PORT (18082), RECEIVER_PORT
-# (18182), PG_URL / PG_USER / PG_PASSWORD (the PostgreSQL to make the database hook_load on; default the one on
+# (18182: the account lookup; each account's receiver on one of the next ports), PG_URL / PG_USER / PG_PASSWORD (the PostgreSQL to make the database hook_load on; default the one on
 # 127.0.0.1:5432, else a private one), SERVICE_JAVA_OPTS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,5 +26,5 @@ start_service hook-service "$PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- "${DB_ENV[@
 java -Dsun.net.httpserver.nodelay=true -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DinternalKey=load-test-internal-key \
   -DreceiverPort="$RECEIVER_PORT" -Daccounts="${ACCOUNTS:-8}" -Dworkers="${WORKERS:-8,64}" \
   -Dseconds="${SECONDS_PER_PHASE:-15}" -Dwarmup="${WARMUP_SECONDS:-150}" -Dbatch="${BATCH:-1,32}" -DservicePid="$SERVICE_PID" \
-  -Dbacklog="${BACKLOG:-100000}" -DoperatorKey=load-test-operator-key \
+  -Dbacklog="${BACKLOG:-100000}" -DoperatorKey=load-test-operator-key -DpacedRate="${PACED_RATE:-0}" \
   com.convplatform.load.hook.HookLoadTest

@@ -16,6 +16,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -151,12 +152,16 @@ public class DeliveryStore {
     private static final String QUEUED_EVENT = "select event_id from delivery_queue where account_id = ? and"
             + " message_id = ?";
     /**
-     * By the (account, message) index of the last window's partitions (pruned by finished_at), any one row: with
-     * "order by finished_at" the planner could read a partition whole to sort it.
+     * The batch's keys found among the deliveries finished within the window, in one statement: each key by the
+     * (account, message) index of the window's partitions (pruned by finished_at), as a lateral look-up so that no
+     * plan reads a partition whole.
      */
+    private static final String FINISHED_EVENTS = "select k.account_id, k.message_id, h.event_id from unnest(?::varchar[],"
+            + " ?::bigint[]) as k(account_id, message_id) cross join lateral (select event_id from delivery_history"
+            + " where account_id = k.account_id and message_id = k.message_id and finished_at >= ? limit 1) h";
     private static final String FINISHED_EVENT = "select event_id from delivery_history where account_id = ? and"
             + " message_id = ? and finished_at >= ? limit 1";
-    private static final String UNQUEUE = "delete from delivery_queue where id = ?";
+    private static final String UNQUEUE = "delete from delivery_queue where id = any(?)";
 
     /**
      * Stores the events not accepted before, in one transaction. An event is a duplicate when its
@@ -184,27 +189,55 @@ public class DeliveryStore {
                 }
                 inserted = insert.executeBatch();
             }
+            // the keys just inserted, looked up in the history at once
+            List<String> accounts = new ArrayList<>();
+            List<Long> messages = new ArrayList<>();
+            for (int i = 0; i < events.size(); i++) {
+                if (inserted[i] != 0) {
+                    accounts.add(events.get(i).accountId());
+                    messages.add(events.get(i).messageId());
+                }
+            }
+            Map<String, String> finished = new HashMap<>();
+            if (!accounts.isEmpty()) {
+                try (PreparedStatement s = c.prepareStatement(FINISHED_EVENTS)) {
+                    s.setArray(1, c.createArrayOf("varchar", accounts.toArray()));
+                    s.setArray(2, c.createArrayOf("bigint", messages.toArray()));
+                    s.setObject(3, window);
+                    try (ResultSet r = s.executeQuery()) {
+                        while (r.next()) {
+                            finished.put(r.getString(1) + '\n' + r.getLong(2), r.getString(3));
+                        }
+                    }
+                }
+            }
             List<Accepted> out = new ArrayList<>(events.size());
+            List<UUID> unqueue = new ArrayList<>();
             try (PreparedStatement queued = c.prepareStatement(QUEUED_EVENT);
-                    PreparedStatement finished = c.prepareStatement(FINISHED_EVENT);
-                    PreparedStatement unqueue = c.prepareStatement(UNQUEUE)) {
+                    PreparedStatement finishedOne = c.prepareStatement(FINISHED_EVENT)) {
                 for (int i = 0; i < events.size(); i++) {
                     Valid v = events.get(i);
                     if (inserted[i] == 0) {
                         String earlier = first(bind(queued, v.accountId(), v.messageId()));
                         if (earlier == null) { // finished between the insert and this read
-                            earlier = first(bind(finished, v.accountId(), v.messageId(), window));
+                            earlier = first(bind(finishedOne, v.accountId(), v.messageId(), window));
                         }
                         out.add(new Accepted(earlier != null ? earlier : eventIds.get(i), true));
                     } else {
-                        String earlier = first(bind(finished, v.accountId(), v.messageId(), window));
+                        String earlier = finished.get(v.accountId() + '\n' + v.messageId());
                         if (earlier != null) {
-                            bind(unqueue, UUID.fromString(deliveryIds.get(i))).executeUpdate();
+                            unqueue.add(UUID.fromString(deliveryIds.get(i)));
                             out.add(new Accepted(earlier, true));
                         } else {
                             out.add(new Accepted(eventIds.get(i), false));
                         }
                     }
+                }
+            }
+            if (!unqueue.isEmpty()) {
+                try (PreparedStatement s = c.prepareStatement(UNQUEUE)) {
+                    s.setArray(1, c.createArrayOf("uuid", unqueue.toArray()));
+                    s.executeUpdate();
                 }
             }
             return out;

@@ -377,14 +377,30 @@ public class DeliveryWorker {
     }
 
     /** Once more if that fails; then the lease's end brings it back. */
+    /**
+     * Hands the outcome to the recorder and returns at once: the sender and its endpoint's turn are free for the next
+     * delivery while the outcome's transaction commits (waiting for each commit held both for its WAL flush, which
+     * bounded deliveries to the turns over the flush time). A failed recording is tried once more; should that fail
+     * too, the lease's end brings the delivery back.
+     */
     private void record(DeliveryStore.Recorded r) {
-        try {
-            recorder.submit(r);
-        } catch (RuntimeException first) {
-            LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", r.claimed().attempt(),
-                    r.claimed().id());
-            recorder.submit(r);
-        }
+        recorder.submitAll(List.of(r)).get(0).whenComplete((done, first) -> {
+            if (first != null) {
+                LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", r.claimed().attempt(),
+                        r.claimed().id());
+                try {
+                    recorder.submitAll(List.of(r)).get(0).whenComplete((again, second) -> {
+                        if (second != null) {
+                            LOG.warnf("Recording attempt %d of %s failed (%s); the delivery is attempted again once its"
+                                    + " lease ends", r.claimed().attempt(), r.claimed().id(), second.toString());
+                        }
+                    });
+                } catch (IllegalStateException closed) {
+                    LOG.warnf("Attempt %d of %s not recorded (stopping); the delivery is attempted again once its lease"
+                            + " ends", r.claimed().attempt(), r.claimed().id());
+                }
+            }
+        });
     }
 
     /** The bytes signed and sent: the payload with {@code signature_timestamp} last; null if not a JSON object. */

@@ -218,6 +218,28 @@ public class HookDeliveryTest {
         assertEquals(1, delivery(account).get("attempts"));
     }
 
+    /**
+     * upload-service sends an event again when hook-service's answer was lost, maybe after its delivery finished: it is
+     * found in the history (hook.intake.duplicate-window), answered as the same event, and not delivered again; single
+     * and in a batch alike.
+     */
+    @Test
+    void anEventSentAgainAfterItsDeliveryFinishedIsTheSameEventAndNotDeliveredAgain() throws Exception {
+        String account = account();
+        String first = intake(event(account, 8), 202);
+        awaitDelivered(account, 1);
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(event(account, 8))
+                .post("/internal/v1/events").then().statusCode(200).body("event_id", equalTo(first))
+                .body("duplicate", equalTo(true));
+        given().header("Authorization", INTERNAL).contentType(ContentType.JSON)
+                .body(Map.of("events", List.of(event(account, 8), event(account, 9)))).post("/internal/v1/events/batch")
+                .then().statusCode(200).body("results.status", equalTo(List.of(200, 202)))
+                .body("results[0].event_id", equalTo(first));
+        awaitDelivered(account, 2);
+        assertEquals(List.of(8L, 9L), received(account).stream().map(h -> messageId(h)).sorted().toList(),
+                "message 8 was delivered once");
+    }
+
     @Test
     void eventsSentAtOnceAreEachAcceptedOnceEvenWhenTheyRepeatOneAnother() throws Exception {
         // 40 callers at once (they share intake transactions), each message id sent twice: 20 events.

@@ -55,14 +55,16 @@ import com.sun.net.httpserver.HttpServer;
  * at most a window of events is accepted and not yet delivered; then it waits until every accepted event has
  * arrived. Accepted/s, delivered/s (all deliveries over the time from the first intake to the last arrival),
  * intake-to-delivery p50/p99, and the service's CPU time per delivered hook.</li>
- * <li>Paced: events at half the ceiling for D seconds (open loop: latency counts from each event's scheduled send
- * time, so a slow service cannot hide its queue), intake-to-delivery p50/p99, CPU per hook.</li>
+ * <li>Paced: events at half the rate the shape sustained at saturation, for D seconds (open loop: latency counts from
+ * each event's scheduled send time, so a slow service cannot hide its queue), intake-to-delivery p50/p99, CPU per
+ * hook.</li>
  * </ol>
  * and the ceiling once more at the end; the ratios use the mean of the two. The first hooks' signatures are checked
  * against the certificate the service publishes, so the figures are for real, verifiable hooks.
  *
  * <p>
- * System properties: {@code base} (http://127.0.0.1:18082), {@code internalKey}, {@code receiverPort} (18182),
+ * System properties: {@code base} (http://127.0.0.1:18082), {@code internalKey}, {@code receiverPort} (18182: the
+ * account lookup; the accounts' receivers on the ports after it),
  * {@code accounts} (8), {@code workers} (intake calls in flight, a list: 8,64), {@code batch} (events per call, a
  * list: 1,32; 1 posts each event to /internal/v1/events, more use /internal/v1/events/batch), {@code seconds} (15),
  * {@code warmup} (150), {@code servicePid} (the service's process, for its CPU time; none: not reported).
@@ -121,7 +123,7 @@ public final class HookLoadTest {
                 .filter(p -> !p.isBlank()).flatMap(p -> ProcessHandle.of(Long.parseLong(p.trim())));
         HookLoadTest t = new HookLoadTest(receiverPort, service);
         ExecutorService receiverPool = Executors.newFixedThreadPool(32);
-        HttpServer receiver = t.startReceiver(receiverPool);
+        List<HttpServer> receivers = t.startReceivers(receiverPool, accounts);
         // HTTP/1.1: many connections, as many intake callers would open (not one multiplexed HTTP/2 connection).
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
@@ -142,11 +144,18 @@ public final class HookLoadTest {
             for (Shape s : shapes) {
                 Phase sat = t.saturate(base, key, accounts, s, seconds, id);
                 id += 100_000_000L;
-                Phase paced = t.paced(base, key, accounts, s, seconds, ceilingBefore / 2, id);
+                // half the rate this shape sustains (its saturated rate), where the p99 goal holds
+                Map<Double, Double> before = buckets(http, base);
+                double rate = Double.parseDouble(System.getProperty("pacedRate", "0"));
+                Phase paced = t.paced(base, key, accounts, s, seconds, rate > 0 ? rate : sat.deliveredPerSecond / 2,
+                        id);
+                Map<Double, Double> after = buckets(http, base);
                 id += 100_000_000L;
                 results.add(new Phase[]{sat, paced});
-                System.out.printf("%s: delivered %.0f/s at saturation, p99 %.1f ms paced%n", s,
-                        sat.deliveredPerSecond, paced.p99);
+                System.out.printf("%s: delivered %.0f/s at saturation, p99 %.1f ms paced (the service's own"
+                        + " hook_intake_to_delivery, from the commit of intake: p50 <= %s, p99 <= %s)%n", s,
+                        sat.deliveredPerSecond, paced.p99, quantile(before, after, 0.5),
+                        quantile(before, after, 0.99));
             }
             // Backlogs: built by intake faster than delivery, then drained; once more with one account's endpoint
             // disabled while it holds as many deliveries.
@@ -174,9 +183,9 @@ public final class HookLoadTest {
             double signatureMs = Runtime.getRuntime().availableProcessors() * 1000.0 / ceiling;
 
             System.out.printf("%nSHA256withRSA signing ceiling on %d cores: %.0f/s before the shapes, %.0f/s after,"
-                    + " mean %.0f/s (%.2f ms of CPU per signature); paced phases at %.0f/s%n",
-                    Runtime.getRuntime().availableProcessors(), ceilingBefore, ceilingAfter, ceiling, signatureMs,
-                    ceilingBefore / 2);
+                    + " mean %.0f/s (%.2f ms of CPU per signature); each paced phase at half its shape's saturated"
+                    + " rate%n", Runtime.getRuntime().availableProcessors(), ceilingBefore, ceilingAfter, ceiling,
+                    signatureMs);
             System.out.printf("%n%-8s %-9s %-10s %10s %11s %6s %8s %8s %9s %9s %9s %9s %9s %7s%n", "batch",
                     "in flight", "phase", "accepted/s", "delivered/s", "ratio", "p50 ms", "p99 ms", "CPU ms/h",
                     "PG ms/h", "gen ms/h", "accepted", "delivered", "errors");
@@ -210,7 +219,7 @@ public final class HookLoadTest {
                 System.out.println("their errors (load-0, distinct): " + errors(http, base));
             }
         } finally {
-            receiver.stop(0);
+            receivers.forEach(r -> r.stop(0));
             receiverPool.shutdownNow();
         }
     }
@@ -567,17 +576,33 @@ public final class HookLoadTest {
         }
     }
 
-    private HttpServer startReceiver(ExecutorService pool) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", receiverPort), 256);
-        s.setExecutor(pool);
-        s.createContext("/internal/v1/accounts/", ex -> {
+    /**
+     * management-service's account lookup on {@code receiverPort}, and each account's receiver on a port of its own
+     * (receiverPort + 1 + its number), as each account's web service is a server of its own: hook-service keeps
+     * {@code per-endpoint} connections to each, so one port for all would have shared four connections among all.
+     */
+    private List<HttpServer> startReceivers(ExecutorService pool, int accounts) throws IOException {
+        List<HttpServer> out = new ArrayList<>();
+        HttpServer lookup = HttpServer.create(new InetSocketAddress("127.0.0.1", receiverPort), 256);
+        lookup.setExecutor(pool);
+        lookup.createContext("/internal/v1/accounts/", ex -> {
             String id = ex.getRequestURI().getPath().substring("/internal/v1/accounts/".length());
+            int n = id.startsWith("load-") && id.substring(5).chars().allMatch(Character::isDigit)
+                    ? Integer.parseInt(id.substring(5)) % accounts
+                    : 0;
             JsonExchanges.respond(ex, 200, JSON.createObjectNode().put("account_id", id)
-                    .put("webhook_url", "http://127.0.0.1:" + receiverPort + "/hooks/" + id).toString());
+                    .put("webhook_url", "http://127.0.0.1:" + (receiverPort + 1 + n) + "/hooks/" + id).toString());
         });
-        s.createContext("/hooks/", this::hook);
-        s.start();
-        return s;
+        lookup.start();
+        out.add(lookup);
+        for (int i = 0; i < accounts; i++) {
+            HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", receiverPort + 1 + i), 256);
+            s.setExecutor(pool);
+            s.createContext("/hooks/", this::hook);
+            s.start();
+            out.add(s);
+        }
+        return out;
     }
 
     private void hook(HttpExchange ex) throws IOException {
@@ -622,6 +647,31 @@ public final class HookLoadTest {
                 .build(), HttpResponse.BodyHandlers.ofString());
         String pem = JSON.readTree(r.body()).get("certificate").asText();
         return Pem.parseCertificates(pem).get(0).getPublicKey();
+    }
+
+    /** The service's hook_intake_to_delivery histogram: upper bound (seconds) to cumulative count. */
+    private static Map<Double, Double> buckets(HttpClient http, String base) throws Exception {
+        String text = http.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Map<Double, Double> out = new java.util.TreeMap<>();
+        for (String l : text.lines().filter(l -> l.startsWith("hook_intake_to_delivery_seconds_bucket")).toList()) {
+            String le = l.substring(l.indexOf("le=\"") + 4, l.indexOf('"', l.indexOf("le=\"") + 4));
+            out.put(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le),
+                    Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)));
+        }
+        return out;
+    }
+
+    /** The bucket bound under which the quantile q of the hooks delivered between two scrapes fell, as "25 ms". */
+    private static String quantile(Map<Double, Double> before, Map<Double, Double> after, double q) {
+        double total = after.getOrDefault(Double.POSITIVE_INFINITY, 0.0)
+                - before.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
+        for (Map.Entry<Double, Double> b : after.entrySet()) {
+            if (b.getValue() - before.getOrDefault(b.getKey(), 0.0) >= q * total) {
+                return b.getKey().isInfinite() ? "+Inf" : String.format("%.0f ms", b.getKey() * 1000);
+            }
+        }
+        return "-";
     }
 
     /** A counter from the service's Prometheus metrics, "0" when it has not been incremented yet. */
