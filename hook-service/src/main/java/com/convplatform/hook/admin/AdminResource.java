@@ -103,7 +103,15 @@ public class AdminResource {
             @Schema(description = "When the oldest pending delivery was created; none when nothing is pending") Instant oldestUndeliveredAt,
             String oldestUndeliveredId,
             @Schema(description = "How many endpoints are disabled, by rule or by an operator") long disabledCount,
-            @Schema(description = "The disabled endpoints, longest disabled first (at most 100)") List<EndpointView> disabledEndpoints) {
+            @Schema(description = "The disabled endpoints, longest disabled first (at most 100)") List<EndpointView> disabledEndpoints,
+            @Schema(description = "The last 24 hours, hour by hour (UTC), oldest first, every hour listed (zeros"
+                    + " included): what the console's chart draws") List<HourView> hours) {
+    }
+
+    public record HourView(@Schema(example = "2026-11-22T10:00:00Z") Instant hour,
+            @Schema(description = "Deliveries delivered in that hour", example = "118") long delivered,
+            @Schema(description = "Attempts that failed in that hour (each retried or dead-lettered)", example = "4") long failedAttempts,
+            @Schema(description = "Deliveries dead-lettered in that hour", example = "1") long dead) {
     }
 
     public record DeliveryDetail(String deliveryId, String eventId, String accountId,
@@ -136,12 +144,22 @@ public class AdminResource {
     public Summary summary() {
         Instant now = clock.instant();
         Optional<DeliveryQueries.Row> oldest = deliveries.oldestQueued();
+        Instant first = now.minus(Duration.ofHours(23)).truncatedTo(ChronoUnit.HOURS);
         List<DeliveryQueries.Hour> day = deliveries.hours(now.minus(Duration.ofDays(1)).truncatedTo(ChronoUnit.HOURS));
+        Map<Instant, DeliveryQueries.Hour> byHour = new LinkedHashMap<>();
+        day.forEach(h -> byHour.put(h.hour(), h));
+        List<HourView> hours = new java.util.ArrayList<>(24);
+        for (Instant h = first; !h.isAfter(now); h = h.plus(Duration.ofHours(1))) {
+            DeliveryQueries.Hour x = byHour.get(h);
+            hours.add(x == null
+                    ? new HourView(h, 0, 0, 0)
+                    : new HourView(h, x.delivered(), x.failedAttempts(), x.dead()));
+        }
         return new Summary(now, byStatus(now.minus(Duration.ofHours(1)), day), byStatus(now.minus(Duration.ofDays(1)),
                 day), deliveries.queued(), deliveries.held(), deliveries.dead(),
                 oldest.map(DeliveryQueries.Row::createdAt).orElse(null),
                 oldest.map(DeliveryQueries.Row::deliveryId).orElse(null), deliveries.disabledEndpoints(),
-                deliveries.disabled(DISABLED_LISTED).stream().map(AdminResource::endpointView).toList());
+                deliveries.disabled(DISABLED_LISTED).stream().map(AdminResource::endpointView).toList(), hours);
     }
 
     @GET

@@ -325,7 +325,9 @@ class DeliveryInsightsTest {
                 .body("disabled_endpoints.account_id", hasItem(held))
                 .body("disabled_endpoints.find { it.account_id == '" + held + "' }.disabled_reason",
                         equalTo("maintenance"))
-                .body("disabled_endpoints.find { it.account_id == '" + held + "' }.held_deliveries", equalTo(1));
+                .body("disabled_endpoints.find { it.account_id == '" + held + "' }.held_deliveries", equalTo(1))
+                .body("hours", hasSize(24)).body("hours[23].delivered", greaterThanOrEqualTo(1))
+                .body("hours[0].hour", notNullValue());
 
         given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + held + "/endpoint/enable").then()
                 .statusCode(200);
