@@ -11,6 +11,7 @@ import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.convplatform.support.ApiException;
+import com.convplatform.support.audit.AuditTarget;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** The API shapes of accounts, clients and certificates; entities never leave the service. */
@@ -54,7 +55,12 @@ public final class AccountViews {
             @Schema(example = "4242") String businessId,
             @Schema(example = "https://acme.example/hooks") String webhookUrl,
             @Schema(example = "2026-09-01T08:00:00Z") Instant createdAt,
-            @Schema(description = REQUIRE_SHA256) boolean requireSha256) {
+            @Schema(description = REQUIRE_SHA256) boolean requireSha256) implements AuditTarget {
+        @Override
+        public String auditTarget() {
+            return "account_id=" + accountId;
+        }
+
         static AccountView of(Account a) {
             return new AccountView(a.id, a.name, a.fqdn, a.businessId, a.webhookUrl, a.createdAt, a.requireSha256);
         }
@@ -85,7 +91,14 @@ public final class AccountViews {
     }
 
     public record ClientView(@Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
-            @Schema(example = "support-bot") String name, @Schema(example = "2026-11-25T10:00:00Z") Instant createdAt) {
+            @Schema(example = "support-bot") String name, @Schema(example = "2026-11-25T10:00:00Z") Instant createdAt)
+            implements
+                AuditTarget {
+        @Override
+        public String auditTarget() {
+            return "client_id=" + clientId;
+        }
+
         static ClientView of(Client c) {
             return new ClientView(c.id, c.name, c.createdAt);
         }
@@ -95,7 +108,12 @@ public final class AccountViews {
             @Schema(example = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08") String sha256Fingerprint,
             @Schema(example = "2027-11-25T10:00:00Z") Instant notAfter,
             @Schema(example = "2026-11-25T10:00:00Z") Instant createdAt,
-            @Schema(description = "None while the certificate is in use") Instant revokedAt) {
+            @Schema(description = "None while the certificate is in use") Instant revokedAt) implements AuditTarget {
+        @Override
+        public String auditTarget() {
+            return "certificate_uuid=" + certificateUuid;
+        }
+
         static CertificateView of(RegisteredCertificate c) {
             return new CertificateView(c.id, c.sha256Fingerprint, c.notAfter, c.createdAt, c.revokedAt);
         }

@@ -11,6 +11,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -31,6 +32,8 @@ import org.jboss.resteasy.reactive.ResponseStatus;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
+import com.convplatform.support.audit.AuditTarget;
+import com.convplatform.support.audit.OperatorAudit;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The operator API: erase an upload user (a privacy request), and the record of every erasure. */
@@ -52,7 +55,8 @@ public class ErasureResource {
             @JsonProperty("business_id") @Schema(example = "1001") String businessId,
             @JsonProperty("auth_id_sha256") @Schema(description = "The user, as the SHA-256 (hex) of the auth_id: the"
                     + " record keeps no personal data", example = "c1ef1f2fbd7a1b5a3ef0b8c5d2c1d0e3a4f5b6c7d8e9f0a1b2c3d4e5f6a7b8c9") String authIdSha256,
-            @JsonProperty("requested_by") @Schema(description = "Who asked: the operator's identity", example = "operator-key") String requestedBy,
+            @JsonProperty("requested_by") @Schema(description = "Who asked: the operator named by the console (X-Operator), or the key when no"
+                    + " person was named", example = "alice") String requestedBy,
             @JsonProperty("requested_at") Instant requestedAt,
             @JsonProperty("messages") @Schema(description = "Messages removed", example = "12") int messages,
             @JsonProperty("files") @Schema(description = "Stored files removed", example = "12") int files,
@@ -64,7 +68,14 @@ public class ErasureResource {
                     "IN_PROGRESS", "COMPLETED"}) String status,
             @JsonProperty("completed_at") Instant completedAt,
             @JsonProperty("last_error") @Schema(description = "Why the last pass at hook-service failed (it is tried"
-                    + " again every 30 s)") String lastError){
+                    + " again every 30 s)") String lastError)
+            implements
+                AuditTarget{
+        @Override
+        public String auditTarget() {
+            return "erasure_id=" + erasureId;
+        }
+
         static ErasureView of(Erasures.Record r) {
             return new ErasureView(r.id(), r.businessId(), r.authIdSha256(), r.requestedBy(), r.requestedAt(),
                     r.messages(), r.files(), r.outboxEvents(), r.hookRows(), r.hookPasses(),
@@ -89,10 +100,10 @@ public class ErasureResource {
     @APIResponse(responseCode = "503", description = "ERASURE_INCOMPLETE: stored files could not be deleted; nothing"
             + " else was removed but the registration: send the same request again")
     public ErasureView erase(@NotNull(message = INVALID_BUSINESS_ID) @Valid ErasureRequest in,
-            @Context SecurityContext security) {
+            @Context SecurityContext security, @HeaderParam(OperatorAudit.OPERATOR_HEADER) String operator) {
         try {
             return ErasureView.of(erasures.erase(in.businessId(), in.authId(),
-                    security.getUserPrincipal().getName()));
+                    operator != null ? operator : security.getUserPrincipal().getName()));
         } catch (IOException e) {
             throw new ApiException(503, "ERASURE_INCOMPLETE", "The user's stored files could not all be deleted ("
                     + e.getMessage() + "); their messages stay until they are: send the same request again", 30);

@@ -207,7 +207,8 @@ public class Erasures {
             for (Map.Entry<String, List<Long>> account : pending.messages().entrySet()) {
                 List<Long> ids = account.getValue();
                 for (int from = 0; from < ids.size(); from += 10_000) {
-                    rows += hook.erase(account.getKey(), ids.subList(from, Math.min(ids.size(), from + 10_000)));
+                    rows += hook.erase(account.getKey(), ids.subList(from, Math.min(ids.size(), from + 10_000)),
+                            record.requestedBy());
                 }
             }
             boolean last = record.hookPasses() + 1 >= 2;

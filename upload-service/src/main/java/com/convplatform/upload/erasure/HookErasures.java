@@ -21,6 +21,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
+import com.convplatform.support.audit.OperatorAudit;
 import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -40,7 +41,8 @@ public class HookErasures {
     @Produces(MediaType.APPLICATION_JSON)
     interface Api {
         @POST
-        Response erase(@HeaderParam("Authorization") String authorization, Erasure erasure);
+        Response erase(@HeaderParam("Authorization") String authorization,
+                @HeaderParam(OperatorAudit.OPERATOR_HEADER) String operator, Erasure erasure);
     }
 
     record Erasure(@JsonProperty("account_id") String accountId,
@@ -59,9 +61,12 @@ public class HookErasures {
         this.authorization = "Bearer " + config.hookService().internalApiKey().orElse("");
     }
 
-    /** Rows hook-service removed for these messages of the account. */
-    public int erase(String accountId, List<Long> messageIds) throws IOException {
-        try (Response r = api.erase(authorization, new Erasure(accountId, messageIds))) {
+    /**
+     * Rows hook-service removed for these messages of the account; hook-service records the call as made on behalf
+     * of {@code operator}, who asked for the erasure.
+     */
+    public int erase(String accountId, List<Long> messageIds, String operator) throws IOException {
+        try (Response r = api.erase(authorization, operator, new Erasure(accountId, messageIds))) {
             if (r.getStatus() != 200) {
                 throw new IOException("hook-service answered " + r.getStatus() + " to the erasure: "
                         + r.readEntity(String.class));

@@ -30,6 +30,8 @@ import org.jboss.resteasy.reactive.ResponseStatus;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
+import com.convplatform.support.audit.AuditTarget;
+import com.convplatform.support.audit.OperatorAudit;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -49,7 +51,12 @@ public class UserAdminResource {
     }
 
     public record UserView(@JsonProperty("auth_id") String authId, @JsonProperty("business_id") String businessId,
-            @JsonProperty("created_at") Instant createdAt) {
+            @JsonProperty("created_at") Instant createdAt) implements AuditTarget {
+        /** The auth_id is personal data, and the audit trail is never erased: only its SHA-256 is recorded. */
+        @Override
+        public String auditTarget() {
+            return "business_id=" + businessId + ", authId=" + OperatorAudit.personal(authId);
+        }
     }
 
     private final Clock clock;
