@@ -68,6 +68,8 @@ public class PlatformStubs {
     public static final AtomicInteger BATCH_CALLS = new AtomicInteger();
     /** Every erasure call's body, as hook-service's erasure endpoint received it. */
     public static final Queue<String> ERASURES = new ConcurrentLinkedQueue<>();
+    /** The X-Operator header of every erasure call ("" when it had none), in the order of {@link #ERASURES}. */
+    public static final Queue<String> ERASURE_OPERATORS = new ConcurrentLinkedQueue<>();
     /** hook-service's erasure endpoint answers 503 while set. */
     public static volatile boolean erasureDown;
     static HttpServer server;
@@ -133,6 +135,8 @@ public class PlatformStubs {
         } else if (!"Bearer test-internal-key".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
             JsonExchanges.respond(ex, 401, "{}");
         } else {
+            String operator = ex.getRequestHeaders().getFirst("X-Operator");
+            ERASURE_OPERATORS.add(operator == null ? "" : operator);
             ERASURES.add(body);
             int messages = JSON.readTree(body).path("message_ids").size();
             JsonExchanges.respond(ex, 200, "{\"removed\":{\"delivery_queue\":0,\"delivery_history\":" + messages

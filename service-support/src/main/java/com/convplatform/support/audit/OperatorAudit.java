@@ -10,10 +10,11 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Clock;
+import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -111,7 +112,7 @@ public class OperatorAudit {
             }
             String credential = identity.getPrincipal().getName();
             String action = action(request, context);
-            Map<String, String> params = pathParameters(request);
+            Map<String, String> params = pathParameters(request, action);
             String target = params.isEmpty()
                     ? null
                     : params.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
@@ -181,12 +182,14 @@ public class OperatorAudit {
     }
 
     /** The path's parameters by name, personal ones as their digest. */
-    private static Map<String, String> pathParameters(ContainerRequestContext request) {
-        Map<String, String> params = new TreeMap<>();
-        request.getUriInfo().getPathParameters().forEach((k, v) -> {
-            String value = String.join(",", v);
-            params.put(k, PERSONAL.contains(k) ? personal(value) : value);
-        });
+    private static Map<String, String> pathParameters(ContainerRequestContext request, String template) {
+        Map<String, String> params = new LinkedHashMap<>();
+        request.getUriInfo().getPathParameters().entrySet().stream()
+                .sorted(Comparator.comparingInt(e -> template.indexOf("{" + e.getKey()))) // in the path's order
+                .forEach(e -> {
+                    String value = String.join(",", e.getValue());
+                    params.put(e.getKey(), PERSONAL.contains(e.getKey()) ? personal(value) : value);
+                });
         return params;
     }
 

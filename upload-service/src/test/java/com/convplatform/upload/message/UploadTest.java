@@ -47,9 +47,9 @@ import io.restassured.specification.RequestSpecification;
 /** The upload endpoint over HTTP: success, download, hand-off, and every refusal with its status and body. */
 @QuarkusTest
 @QuarkusTestResource(PlatformStubsResource.class)
-class UploadTest {
-    static final String PATH = "/v1.0/log_file_from_user/";
-    static final byte[] PNG = withHead(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, 2000);
+public class UploadTest {
+    public static final String PATH = "/v1.0/log_file_from_user/";
+    public static final byte[] PNG = withHead(new byte[]{(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, 2000);
     static final byte[] JPEG = withHead(new byte[]{(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0}, 3000);
     static final byte[] ELF = withHead(new byte[]{0x7F, 'E', 'L', 'F'}, 500);
 
@@ -81,7 +81,7 @@ class UploadTest {
         return bytes.toByteArray();
     }
 
-    static RequestSpecification authed() {
+    public static RequestSpecification authed() {
         return given().header("Authorization", "Bearer " + PlatformStubs.token()).header("client-id", "client-1");
     }
 

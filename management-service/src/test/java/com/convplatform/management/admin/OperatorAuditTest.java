@@ -1,0 +1,92 @@
+package com.convplatform.management.admin;
+
+import static com.convplatform.management.Fixtures.OPERATOR;
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.security.KeyPair;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.crypto.pki.CertificateBuilder;
+import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.management.ClientPkiResource;
+import com.convplatform.management.Fixtures;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * management-service's operator actions on the audit trail: what a POST created is named by the id in its answer,
+ * what a DELETE removed by its path, and who by the key and the operator the console names.
+ */
+@QuarkusTest
+@QuarkusTestResource(ClientPkiResource.class)
+class OperatorAuditTest {
+
+    static Map<String, Object> newest() {
+        return given().header("Authorization", OPERATOR).get("/admin/v1/audit?limit=1").then().statusCode(200)
+                .extract().jsonPath().getMap("[0]");
+    }
+
+    @Test
+    void creatingAnAccountIsRecordedWithTheIdItWasGiven() {
+        String fqdn = "c" + UUID.randomUUID().toString().substring(0, 8) + ".example.org";
+        String id = given().header("Authorization", OPERATOR).header("X-Operator", "alice")
+                .contentType(ContentType.JSON).body(Map.of("name", "Shop", "fqdn", fqdn, "business_id", "77"
+                        + Math.abs(UUID.randomUUID().getLeastSignificantBits() % 1_000_000_000L),
+                        "webhook_url", "https://" + fqdn + "/hooks"))
+                .post("/admin/v1/accounts").then().statusCode(201).extract().path("account_id");
+        Map<String, Object> a = newest();
+        assertEquals("alice", a.get("operator"));
+        assertEquals("POST /admin/v1/accounts", a.get("action"));
+        assertEquals("account_id=" + id, a.get("target"));
+        assertEquals(201, a.get("status"));
+        assertEquals("ok", a.get("outcome"));
+    }
+
+    @Test
+    void revokingACertificateAndRotatingTheSigningKeyAreRecorded() throws Exception {
+        String fqdn = "audit-" + UUID.randomUUID().toString().substring(0, 6) + ".example.org";
+        String account = Fixtures.account(fqdn);
+        KeyPair key = KeyPairs.rsa(2048);
+        X509Certificate cert = CertificateBuilder.selfSigned(key, fqdn, Instant.now().plus(Duration.ofDays(30)), fqdn);
+        String uuid = Fixtures.certificate(account, cert);
+
+        given().header("Authorization", OPERATOR).header("X-Operator", "bob")
+                .delete("/admin/v1/accounts/" + account + "/certificates/" + uuid).then().statusCode(204);
+        Map<String, Object> revoked = newest();
+        assertEquals("DELETE /admin/v1/accounts/{accountId}/certificates/{certificateUuid}", revoked.get("action"));
+        assertEquals("accountId=" + account + ", certificateUuid=" + uuid, revoked.get("target"));
+        assertEquals(204, revoked.get("status"));
+
+        given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("{}")
+                .post("/admin/v1/jwt/rotate").then().statusCode(200);
+        Map<String, Object> rotated = newest();
+        assertEquals("POST /admin/v1/jwt/rotate", rotated.get("action"));
+        assertEquals("operator-key", rotated.get("credential"));
+        assertNull(rotated.get("operator"));
+        assertNull(rotated.get("target"));
+        assertEquals("ok", rotated.get("outcome"));
+    }
+
+    @Test
+    void aRefusedBlockIsRecordedWithItsCode() {
+        given().header("Authorization", OPERATOR).header("X-Operator", "carol").contentType(ContentType.JSON)
+                .body("{}").put("/admin/v1/certificate-blocks/" + "ab".repeat(32)).then().statusCode(400);
+        Map<String, Object> a = newest();
+        assertEquals("carol", a.get("operator"));
+        assertEquals("PUT /admin/v1/certificate-blocks/{sha256}", a.get("action"));
+        assertEquals(400, a.get("status"));
+        assertEquals(given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("{}")
+                .put("/admin/v1/certificate-blocks/" + "ab".repeat(32)).then().extract().path("error_code"),
+                a.get("outcome"));
+    }
+}
