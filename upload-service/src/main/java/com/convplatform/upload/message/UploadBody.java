@@ -15,6 +15,7 @@ import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenIdentityProvider;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
 import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.upload.quota.UploadQuota;
 
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -51,12 +52,14 @@ public class UploadBody {
     private static final String TIMER = "upload.timer";
     private final UploadService uploads;
     private final UploadConfig config;
+    private final UploadQuota quota;
     private final AtomicInteger bodies = new AtomicInteger();
     private final ConcurrentHashMap<String, Integer> bodiesByAccount = new ConcurrentHashMap<>();
 
-    public UploadBody(UploadService uploads, UploadConfig config) {
+    public UploadBody(UploadService uploads, UploadConfig config, UploadQuota quota) {
         this.uploads = uploads;
         this.config = config;
+        this.quota = quota;
     }
 
     void install(@Observes Router router,
@@ -98,23 +101,26 @@ public class UploadBody {
                         bodies.decrementAndGet();
                         releaseAccountSlot(account);
                     });
-                    ctx.put(READ, true);
-                    ctx.put(BodyGuard.OWN_DEADLINE, true);
-                    timer(ctx, config.bodyDeadline().toMillis(), 408);
-                    ctx.request().resume();
-                    body.handle(ctx);
-                    ctx.request().exceptionHandler(failure -> { // the body handler's own, with a safe clean-up
-                        cleanUp(ctx);
-                        boolean malformed = failure instanceof DecoderException;
-                        ctx.fail(malformed ? 400 : 500,
-                                malformed && failure.getCause() != null ? failure.getCause() : failure);
-                    });
-                    // A file part without its closing boundary is never complete, and the form never handed on.
-                    ctx.request().end().onSuccess(ended -> {
-                        if (ctx.get(PASSED) == null) {
-                            timer(ctx, UNFINISHED_PART_MILLIS, 400);
-                        }
-                    });
+                    if (!quota.enabled()) {
+                        read(ctx, body);
+                        return;
+                    }
+                    long bytes = declaredLength(ctx);
+                    boolean declared = ctx.request().getHeader(HttpHeaderNames.CONTENT_LENGTH) != null;
+                    context.<UploadQuota.Reservation>executeBlocking(() -> quota.reserve(account, bytes, declared),
+                            false)
+                            .onComplete(reserved -> {
+                                if (reserved.failed()) {
+                                    refuse(ctx, reserved.cause() instanceof ApiException refusal
+                                            ? refusal
+                                            : quotaUnavailable(reserved.cause()));
+                                } else if (ctx.response().closed()) { // gone meanwhile: no end handler would fire
+                                    giveBack(ctx, reserved.result());
+                                } else {
+                                    ctx.addEndHandler(ended -> giveBack(ctx, reserved.result()));
+                                    read(ctx, body);
+                                }
+                            });
                 }
             }), failure -> context.runOnContext(v -> ctx.next()));
         }).handler(ctx -> {
@@ -129,6 +135,27 @@ public class UploadBody {
         }).failureHandler(this::refuse);
     }
 
+    /** Starts reading the body: the token is accepted and the slots and quota are taken. */
+    private void read(RoutingContext ctx, BodyHandler body) {
+        ctx.put(READ, true);
+        ctx.put(BodyGuard.OWN_DEADLINE, true);
+        timer(ctx, config.bodyDeadline().toMillis(), 408);
+        ctx.request().resume();
+        body.handle(ctx);
+        ctx.request().exceptionHandler(failure -> { // the body handler's own, with a safe clean-up
+            cleanUp(ctx);
+            boolean malformed = failure instanceof DecoderException;
+            ctx.fail(malformed ? 400 : 500,
+                    malformed && failure.getCause() != null ? failure.getCause() : failure);
+        });
+        // A file part without its closing boundary is never complete, and the form never handed on.
+        ctx.request().end().onSuccess(ended -> {
+            if (ctx.get(PASSED) == null) {
+                timer(ctx, UNFINISHED_PART_MILLIS, 400);
+            }
+        });
+    }
+
     /** Counts one more body for the account unless it already has its most; entries go when they reach zero. */
     private boolean takeAccountSlot(String account) {
         boolean[] taken = {false};
@@ -138,6 +165,38 @@ public class UploadBody {
             return taken[0] ? now + 1 : now;
         });
         return taken[0];
+    }
+
+    /** Gives back what the upload reserved and did not use: all of it unless it was logged (200). */
+    private void giveBack(RoutingContext ctx, UploadQuota.Reservation reservation) {
+        long used = ctx.response().ended() && ctx.response().getStatusCode() == 200 ? ctx.request().bytesRead() : 0;
+        long unused = reservation.bytes() - used;
+        if (unused > 0) {
+            ctx.vertx().executeBlocking(() -> {
+                quota.giveBack(reservation, unused);
+                return null;
+            }, false);
+        }
+    }
+
+    /** The length the request declares; the body limit for one that declares none (chunked). */
+    private long declaredLength(RoutingContext ctx) {
+        String declared = ctx.request().getHeader(HttpHeaderNames.CONTENT_LENGTH);
+        try {
+            return declared == null
+                    ? config.maxRequestBytes()
+                    : Math.min(Long.parseLong(declared.trim()),
+                            config.maxRequestBytes());
+        } catch (NumberFormatException e) {
+            return config.maxRequestBytes();
+        }
+    }
+
+    private static ApiException quotaUnavailable(Throwable cause) {
+        org.jboss.logging.Logger.getLogger(UploadBody.class).errorf(cause, "An upload was refused: its account's quota"
+                + " could not be checked");
+        return new ApiException(503, "QUOTA_UNAVAILABLE", "The upload quota could not be checked; send this upload"
+                + " again shortly", 5);
     }
 
     private void releaseAccountSlot(String account) {

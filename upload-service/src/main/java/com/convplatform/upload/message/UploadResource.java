@@ -65,10 +65,12 @@ public class UploadResource {
             + " upload.body-deadline (2 min)")
     @APIResponse(responseCode = "429", description = "TOO_MANY_UPLOADS: as many bodies as the caller's account may send"
             + " at once (upload.max-concurrent-bodies-per-account, 32) are arriving; TOO_MANY_BODIES: as many bodies"
-            + " as one address may send at once (platform.http.max-bodies-per-source, 32); send it again after"
-            + " Retry-After seconds")
+            + " as one address may send at once (platform.http.max-bodies-per-source, 32); QUOTA_EXCEEDED: the"
+            + " account's uploads of the minute (upload.quota.uploads-per-minute) or bytes of the day"
+            + " (upload.quota.bytes-per-day) are spent; send it again after Retry-After seconds")
     @APIResponse(responseCode = "503", description = "TOO_MANY_UPLOADS: as many bodies as the service reads at once"
-            + " (upload.max-concurrent-bodies, 256) are arriving; send it again after Retry-After seconds")
+            + " (upload.max-concurrent-bodies, 256) are arriving; QUOTA_UNAVAILABLE: the account's quota could not be"
+            + " checked; send it again after Retry-After seconds")
     @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: the file is over 10 MiB (10,485,760 bytes,"
             + " upload.max-file-bytes), or the body over 11 MiB (11,534,336 bytes, upload.max-request-bytes)")
     @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: not multipart/form-data;"

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -57,8 +58,8 @@ public class UploadRetention {
         this.filesDeleted = Counter.builder("retention.files.deleted")
                 .description("Stored files deleted with their messages' partitions").register(metrics);
         this.retention = new Retention("upload-service", dataSource, clock, metrics, config.retention().period(),
-                List.of(new Retention.Table(new DailyPartitions("message"), this::deleteFiles)), (c, cutoff) -> {
-                });
+                List.of(new Retention.Table(new DailyPartitions("message"), this::deleteFiles)),
+                UploadRetention::dropOldUsage);
     }
 
     /** The partitions of the coming week exist before any message is logged. */
@@ -85,6 +86,14 @@ public class UploadRetention {
     void vacuum() {
         if (config.outbox().vacuum()) {
             outbox.queue().vacuum(dataSource);
+        }
+    }
+
+    /** The quotas' days past the period (UploadQuota): an account's usage is kept as long as its messages. */
+    private static void dropOldUsage(Connection c, Instant cutoff) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("delete from upload_usage where day < ?")) {
+            s.setObject(1, LocalDate.ofInstant(cutoff, ZoneOffset.UTC));
+            s.executeUpdate();
         }
     }
 

@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,6 +19,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+
+import javax.sql.DataSource;
 
 import jakarta.inject.Inject;
 
@@ -51,6 +56,9 @@ class RetentionTest {
     @Inject
     UploadRetention retention;
 
+    @Inject
+    DataSource dataSource;
+
     @Test
     void aDayPastThePeriodIsDroppedWithItsFilesAndADayWithAWaitingEventIsKept() throws Exception {
         given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
@@ -72,8 +80,19 @@ class RetentionTest {
         OutboxRows.insert(waiting, yesterday, null, null, Instant.now().plus(Duration.ofHours(1)), null, null, 9,
                 "hook-service answered 503");
 
+        // the quotas' count of today (the upload above), and one of a day inside the period at the run's time
+        LocalDate inside = LocalDate.now(ZoneOffset.UTC).plusDays(10);
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("insert into"
+                        + " upload_usage values ('account-1', ?, 1, 1, now(), 1)")) {
+            s.setObject(1, inside);
+            s.executeUpdate();
+        }
+        assertEquals(2, usageDays());
+
         Instant later = Instant.now().plus(Duration.ofDays(31).plusHours(1));
         Retention.Report report = retention.runAt(later);
+        assertEquals(1, usageDays(), "today's quota count is past the period, the later day's is kept");
 
         String today = "message_p" + LocalDate.now(ZoneOffset.UTC).toString().replace("-", "");
         String dayBefore = "message_p" + LocalDate.ofInstant(yesterday, ZoneOffset.UTC).toString().replace("-", "");
@@ -95,5 +114,14 @@ class RetentionTest {
         // once the event is handed on, the next run drops that day too
         OutboxRows.remove(List.of(waiting));
         assertTrue(retention.runAt(later.plusSeconds(3600)).dropped().contains(dayBefore));
+    }
+
+    private long usageDays() throws Exception {
+        try (Connection c = dataSource.getConnection();
+                ResultSet r = c.createStatement().executeQuery("select count(*) from upload_usage where account_id"
+                        + " = 'account-1'")) {
+            r.next();
+            return r.getLong(1);
+        }
     }
 }

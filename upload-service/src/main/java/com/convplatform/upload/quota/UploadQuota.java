@@ -1,0 +1,179 @@
+package com.convplatform.upload.quota;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+
+import javax.sql.DataSource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.convplatform.support.ApiException;
+import com.convplatform.upload.config.UploadConfig;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Per-account upload quotas (README, Quotas): bytes a UTC day and uploads a minute. An upload reserves its declared
+ * length (the body limit when it declares none) and one upload of the minute in one statement, before its body is read,
+ * so that every replica counts against the same row and nothing over the quota is ever read; what an upload did not
+ * use (refused, failed, or shorter than reserved) is given back when it has been answered.
+ */
+@ApplicationScoped
+public class UploadQuota {
+    private static final Logger LOG = Logger.getLogger(UploadQuota.class);
+    private static final String RESERVE = "insert into upload_usage as u (account_id, day, bytes, uploads, minute,"
+            + " minute_uploads) values (?, ?, ?, 1, ?, 1) on conflict (account_id, day) do update set"
+            + " bytes = u.bytes + excluded.bytes, uploads = u.uploads + 1,"
+            + " minute_uploads = case when u.minute = excluded.minute then u.minute_uploads + 1 else 1 end,"
+            + " minute = excluded.minute"
+            + " where u.bytes <= ? - excluded.bytes and (u.minute <> excluded.minute or u.minute_uploads < ?)"
+            + " returning bytes";
+    private static final String USAGE = "select bytes, minute, minute_uploads from upload_usage where account_id = ?"
+            + " and day = ?";
+    private static final String GIVE_BACK = "update upload_usage set bytes = greatest(bytes - ?, 0) where account_id = ?"
+            + " and day = ?";
+
+    /** What an upload reserved: given back in part or in full once it is answered. */
+    public record Reservation(String account, LocalDate day, long bytes) {
+    }
+
+    private final DataSource dataSource;
+    private final Clock clock;
+    private final UploadConfig.Quota config;
+    private final Counter refusedBytes;
+    private final Counter refusedRate;
+
+    public UploadQuota(DataSource dataSource, Clock clock, UploadConfig config, MeterRegistry metrics) {
+        this.dataSource = dataSource;
+        this.clock = clock;
+        this.config = config.quota();
+        this.refusedBytes = Counter.builder("upload.quota.refusals").tag("quota", "bytes-per-day")
+                .description("Uploads refused because their account reached a quota").register(metrics);
+        this.refusedRate = Counter.builder("upload.quota.refusals").tag("quota", "uploads-per-minute")
+                .description("Uploads refused because their account reached a quota").register(metrics);
+    }
+
+    /** Whether any quota is set: without, no upload costs a statement. */
+    public boolean enabled() {
+        return config.bytesPerDay() > 0 || config.uploadsPerMinute() > 0;
+    }
+
+    /**
+     * Reserves {@code bytes} and one upload of this minute for the account, or refuses with 429 QUOTA_EXCEEDED and the
+     * seconds until the quota that was reached lets the upload through. Blocking: call it on a worker.
+     */
+    public Reservation reserve(String account, long bytes, boolean declared) {
+        Instant now = clock.instant();
+        LocalDate day = LocalDate.ofInstant(now, ZoneOffset.UTC);
+        Instant minute = now.truncatedTo(ChronoUnit.MINUTES);
+        long maxBytes = config.bytesPerDay() > 0 ? config.bytesPerDay() : Long.MAX_VALUE;
+        int perMinute = config.uploadsPerMinute() > 0 ? config.uploadsPerMinute() : Integer.MAX_VALUE;
+        if (bytes > maxBytes) {
+            refusedBytes.increment();
+            throw new ApiException(429, "QUOTA_EXCEEDED", declared
+                    ? "This upload (" + bytes + " bytes) is larger than your account's daily upload quota of "
+                            + maxBytes + " bytes"
+                    : "This upload declares no length (Content-Length), so it counts as " + bytes + " bytes, the most"
+                            + " an upload may be, until it has been read: more than your account's daily upload quota"
+                            + " of " + maxBytes + " bytes; send it with its length",
+                    secondsToNextDay(now));
+        }
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement s = c.prepareStatement(RESERVE)) {
+                s.setString(1, account);
+                s.setObject(2, day);
+                s.setLong(3, bytes);
+                s.setTimestamp(4, Timestamp.from(minute));
+                s.setLong(5, maxBytes);
+                s.setInt(6, perMinute);
+                try (ResultSet r = s.executeQuery()) {
+                    if (r.next()) {
+                        return new Reservation(account, day, bytes);
+                    }
+                }
+            }
+            throw refusal(c, account, day, minute, bytes, declared, maxBytes, perMinute, now);
+        } catch (SQLException e) {
+            throw new IllegalStateException("The upload quota could not be checked", e);
+        }
+    }
+
+    private ApiException refusal(Connection c, String account, LocalDate day, Instant minute, long bytes,
+            boolean declared, long maxBytes, int perMinute, Instant now) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(USAGE)) {
+            s.setString(1, account);
+            s.setObject(2, day);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                long used = r.getLong(1);
+                if (r.getTimestamp(2).toInstant().equals(minute) && r.getInt(3) >= perMinute) {
+                    refusedRate.increment();
+                    return new ApiException(429, "QUOTA_EXCEEDED", "Your account has started " + perMinute
+                            + " uploads this minute, its quota; send this one again when the minute is over",
+                            (int) Math.max(1, ChronoUnit.SECONDS.between(now, minute.plusSeconds(60)) + 1));
+                }
+                refusedBytes.increment();
+                return new ApiException(429, "QUOTA_EXCEEDED", "Your account has uploaded " + used + " of its "
+                        + maxBytes + " bytes today (UTC), and this upload " + (declared
+                                ? "declares " + bytes
+                                : "declares no length, so it counts as " + bytes + " (the most an upload may be)")
+                        + "; the quota starts again at 00:00 UTC", secondsToNextDay(now));
+            }
+        }
+    }
+
+    /** The account's use of its quotas today. Blocking. */
+    public QuotaAdminResource.QuotaUse use(String account) {
+        Instant now = clock.instant();
+        LocalDate day = LocalDate.ofInstant(now, ZoneOffset.UTC);
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("select bytes,"
+                        + " uploads, minute, minute_uploads from upload_usage where account_id = ? and day = ?")) {
+            s.setString(1, account);
+            s.setObject(2, day);
+            try (ResultSet r = s.executeQuery()) {
+                boolean found = r.next();
+                long thisMinute = found && r.getTimestamp(3).toInstant().equals(now.truncatedTo(ChronoUnit.MINUTES))
+                        ? r.getInt(4)
+                        : 0;
+                return new QuotaAdminResource.QuotaUse(account, day.toString(), found ? r.getLong(1) : 0,
+                        config.bytesPerDay(), found ? r.getLong(2) : 0, thisMinute, config.uploadsPerMinute());
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("The upload quota could not be read", e);
+        }
+    }
+
+    /** Gives back what an upload reserved and did not use. Blocking; a failure is logged, never thrown. */
+    public void giveBack(Reservation reservation, long unused) {
+        if (unused <= 0) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(GIVE_BACK)) {
+            s.setLong(1, unused);
+            s.setString(2, reservation.account());
+            s.setObject(3, reservation.day());
+            s.executeUpdate();
+        } catch (SQLException e) {
+            LOG.warnf(e, "%d bytes of account %s's upload quota could not be given back; they count until the day"
+                    + " ends", unused, reservation.account());
+        }
+    }
+
+    private static int secondsToNextDay(Instant now) {
+        Instant midnight = LocalDate.ofInstant(now, ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC)
+                .toInstant();
+        return (int) Math.max(1, ChronoUnit.SECONDS.between(now, midnight) + 1);
+    }
+}
