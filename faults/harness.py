@@ -417,6 +417,8 @@ class Harness:
                     "UPLOAD_JWKS_URL": f"http://127.0.0.1:{self.mgmt_proxy.port}/platform/management/jwks.json",
                     "UPLOAD_HOOK_SERVICE_URL": f"http://127.0.0.1:{self.hook_lb.port}",
                     "UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY": HOOK_INTERNAL_KEY,
+                    "UPLOAD_MANAGEMENT_URL": f"http://127.0.0.1:{self.mgmt_proxy.port}",
+                    "UPLOAD_MANAGEMENT_INTERNAL_API_KEY": MANAGEMENT_INTERNAL_KEY,
                     "UPLOAD_PUBLIC_BASE_URL": "http://files.faults.example"}
 
         self.management = Service(self, "management", 0, "management-service", management)

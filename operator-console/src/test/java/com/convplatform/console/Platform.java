@@ -120,6 +120,8 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
                     "UPLOAD_JWKS_URL", "http://127.0.0.1:" + managementPort + "/platform/management/jwks.json",
                     "UPLOAD_HOOK_SERVICE_URL", "http://127.0.0.1:" + hookPort,
                     "UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY", HOOK_INTERNAL_KEY,
+                    "UPLOAD_MANAGEMENT_URL", "http://127.0.0.1:" + managementPort,
+                    "UPLOAD_MANAGEMENT_INTERNAL_API_KEY", MANAGEMENT_INTERNAL_KEY,
                     "UPLOAD_PUBLIC_BASE_URL", "http://localhost:" + uploadPort));
             HttpClient http = HttpClient.newHttpClient();
             String[] names = {"management-service", "hook-service", "upload-service"};

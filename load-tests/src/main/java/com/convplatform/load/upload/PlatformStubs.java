@@ -70,6 +70,15 @@ public class PlatformStubs {
     public static final Queue<String> ERASURES = new ConcurrentLinkedQueue<>();
     /** The X-Operator header of every erasure call ("" when it had none), in the order of {@link #ERASURES}. */
     public static final Queue<String> ERASURE_OPERATORS = new ConcurrentLinkedQueue<>();
+    /**
+     * management-service's revocation list, as the JSON array of its {@code revoked} field: what tests revoke (README,
+     * Revoked tokens).
+     */
+    public static volatile String revoked = "[]";
+    /** management-service's revocation list answers 503 while set. */
+    public static volatile boolean revocationsDown;
+    /** How often the revocation list was asked for. */
+    public static final AtomicInteger REVOCATION_CALLS = new AtomicInteger();
     /** hook-service's erasure endpoint answers 503 while set. */
     public static volatile boolean erasureDown;
     static HttpServer server;
@@ -93,10 +102,22 @@ public class PlatformStubs {
             server.createContext("/internal/v1/events", PlatformStubs::intake);
             server.createContext("/internal/v1/events/batch", PlatformStubs::batchIntake);
             server.createContext("/internal/v1/erasures", PlatformStubs::erasure);
+            server.createContext("/internal/v1/revocations", ex -> {
+                ex.getRequestBody().readAllBytes();
+                REVOCATION_CALLS.incrementAndGet();
+                if (!"Bearer test-internal-key".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
+                    JsonExchanges.respond(ex, 401, "{}");
+                } else if (revocationsDown) {
+                    JsonExchanges.respond(ex, 503, "{}");
+                } else {
+                    JsonExchanges.respond(ex, 200, "{\"as_of\":\"" + Instant.now() + "\",\"revoked\":" + revoked
+                            + "}");
+                }
+            });
             server.start();
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
             return Map.of("upload.jwks-url", base + "/jwks.json", "upload.hook-service.url", base,
-                    "upload.public-base-url", "https://files.platform.example");
+                    "upload.public-base-url", "https://files.platform.example", "upload.management.url", base);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -53,7 +53,7 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
     public record Caller(String clientId, String accountId, String businessId) {
     }
 
-    private record Verified(Caller caller, long expiresAt) {
+    private record Verified(Caller caller, long expiresAt, long issuedAt, String certSha256) {
     }
 
     private final JWTParser parser;
@@ -65,7 +65,10 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
      */
     private final Cache<String, Verified> verified;
 
-    public TokenIdentityProvider(PlatformKeys keys, Clock clock, UploadConfig config) {
+    private final Revocations revocations;
+
+    public TokenIdentityProvider(PlatformKeys keys, Clock clock, UploadConfig config, Revocations revocations) {
+        this.revocations = revocations;
         this.parser = keys.parser();
         this.clock = clock;
         this.leewaySeconds = config.jwtLeeway();
@@ -99,13 +102,13 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         String clientId = http.request().getHeader("client-id");
         Verified known = verified.getIfPresent(token);
         if (known != null) {
-            return Uni.createFrom().item(() -> identity(known.caller(), clientId));
+            return Uni.createFrom().item(() -> identity(known, clientId));
         }
         // an ES256 check and maybe a JWKS download: off the event loop
         return context.runBlocking(() -> identity(verify(token), clientId));
     }
 
-    private Caller verify(String token) {
+    private Verified verify(String token) {
         JsonWebToken jwt;
         try {
             jwt = parser.parse(token);
@@ -122,8 +125,23 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
                 .anyMatch(v -> v == null || v.isEmpty())) {
             throw failed("the token names no client or no account");
         }
-        verified.put(token, new Verified(caller, jwt.getExpirationTime()));
-        return caller;
+        Verified v = new Verified(caller, jwt.getExpirationTime(), jwt.getIssuedAtTime(),
+                jwt.containsClaim("cert_sha256") ? jwt.getClaim("cert_sha256") : null);
+        verified.put(token, v);
+        return v;
+    }
+
+    /** The caller, unless the token is revoked (checked on every upload: a remembered token too) or its client-id wrong. */
+    private SecurityIdentity identity(Verified verified, String clientIdHeader) {
+        Caller caller = verified.caller();
+        String revoked = revocations.revoked(caller.accountId(), caller.clientId(), verified.certSha256(),
+                verified.issuedAt());
+        if (revoked != null) {
+            throw new AuthenticationFailedException(new ApiException(401, "TOKEN_REVOKED", "This token no longer"
+                    + " works: " + revoked + ". Ask the platform's operator, or sign a new token request with a"
+                    + " certificate and client that are in use"));
+        }
+        return identity(caller, clientIdHeader);
     }
 
     private static SecurityIdentity identity(Caller caller, String clientIdHeader) {

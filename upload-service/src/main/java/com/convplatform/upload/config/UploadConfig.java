@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 
@@ -91,6 +92,41 @@ public interface UploadConfig {
     Retention retention();
 
     Erasure erasure();
+
+    Quota quota();
+
+    Management management();
+
+    Revocations revocations();
+
+    /** management-service's internal API, for its revocation list (README, Revoked tokens). */
+    interface Management {
+        /** Base of management-service's internal API (scheme, host, port). */
+        @WithDefault("http://localhost:8081")
+        String url();
+
+        /** management-service's internal key, sent as a bearer token: required. */
+        Optional<String> internalApiKey();
+    }
+
+    interface Revocations {
+        /** How often the revocation list is read: a revoked token stops working within this (and one download). */
+        @WithDefault("PT5S")
+        Duration refresh();
+    }
+
+    /** Per-account upload quotas (README, Quotas); 0 switches one off. */
+    interface Quota {
+        /** Bytes an account may upload in a UTC day: the declared lengths of its accepted uploads (10 GiB). */
+        @WithDefault("10737418240")
+        @Min(value = 0, message = "must be 0 (no quota) or more")
+        long bytesPerDay();
+
+        /** Uploads an account may start in a minute (a calendar minute, counted on every replica together). */
+        @WithDefault("300")
+        @Min(value = 0, message = "must be 0 (no quota) or more")
+        int uploadsPerMinute();
+    }
 
     interface Erasure {
         /**

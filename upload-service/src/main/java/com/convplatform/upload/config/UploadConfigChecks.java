@@ -52,7 +52,16 @@ public class UploadConfigChecks {
         // bases paths are appended to (the intake's /internal/v1/events, file_url's /files/...), and the JWKS's URL
         checks.httpUrl("upload.hook-service.url", config.hookService().url())
                 .httpUrl("upload.public-base-url", config.publicBaseUrl())
-                .httpUrl("upload.jwks-url", config.jwksUrl());
+                .httpUrl("upload.jwks-url", config.jwksUrl())
+                .httpUrl("upload.management.url", config.management().url());
+        checks.present("upload.management.internal-api-key", config.management().internalApiKey(),
+                "management-service refuses the revocation list (401), so a revoked client's or certificate's tokens"
+                        + " would keep working until they expire");
+        checks.require(config.revocations().refresh().compareTo(Duration.ofSeconds(1)) >= 0
+                && config.revocations().refresh().compareTo(Duration.ofMinutes(1)) <= 0,
+                "upload.revocations.refresh (" + config.revocations().refresh() + ") must be from 1 s to 1 min: a"
+                        + " revoked token keeps working that long",
+                "upload.revocations.refresh");
         checks.present("upload.hook-service.internal-api-key", config.hookService().internalApiKey(),
                 "hook-service refuses every hand-off (401), so no upload reaches a receiver");
         Duration refresh = config.jwksRefresh();
