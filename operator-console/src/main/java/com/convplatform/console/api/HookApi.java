@@ -12,9 +12,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** hook-service's operator API ({@code /admin/v1}) and its public certificate document. */
+@RegisterProvider(OperatorHeader.class)
 @RegisterRestClient(configKey = "hook")
 public interface HookApi {
     record Delivery(String deliveryId, String eventId, String accountId, String status, int attempts,

@@ -9,9 +9,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** management-service's operator API ({@code /admin/v1}), with the operator key from {@code console.management.*}. */
+@RegisterProvider(OperatorHeader.class)
 @RegisterRestClient(configKey = "management")
 @Path("/admin/v1")
 public interface ManagementApi {

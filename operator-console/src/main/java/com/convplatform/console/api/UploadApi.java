@@ -7,9 +7,11 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** upload-service's operator API ({@code /admin/v1}). */
+@RegisterProvider(OperatorHeader.class)
 @RegisterRestClient(configKey = "upload")
 @Path("/admin/v1")
 public interface UploadApi {
