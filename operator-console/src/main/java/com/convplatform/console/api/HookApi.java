@@ -43,7 +43,11 @@ public interface HookApi {
 
     record Summary(Instant at, Map<String, Long> lastHour, Map<String, Long> lastDay, long pending, long held,
             long dead, Instant oldestUndeliveredAt, String oldestUndeliveredId, long disabledCount,
-            List<Endpoint> disabledEndpoints) {
+            List<Endpoint> disabledEndpoints, List<HourView> hours) {
+    }
+
+    /** One hour of the last 24 (UTC, oldest first): delivered, failed attempts, dead-lettered. */
+    record HourView(Instant hour, long delivered, long failedAttempts, long dead) {
     }
 
     record Replayed(String accountId, int requeued) {
@@ -98,4 +102,10 @@ public interface HookApi {
     @GET
     @Path("/platform/hooks/certificate/")
     CertificateDocument certificate();
+
+    /** The operator actions this service recorded, newest first (before_id: the last id of the page before). */
+    @GET
+    @Path("/admin/v1/audit")
+    List<AuditRow> audit(@QueryParam("before_id") Long beforeId, @QueryParam("limit") Integer limit,
+            @QueryParam("operator") String operator);
 }

@@ -61,4 +61,10 @@ public interface ManagementApi {
     @DELETE
     @Path("/accounts/{accountId}/certificates/{certificateUuid}")
     void revoke(@PathParam("accountId") String accountId, @PathParam("certificateUuid") String certificateUuid);
+
+    /** The operator actions this service recorded, newest first (before_id: the last id of the page before). */
+    @GET
+    @Path("/audit")
+    List<AuditRow> audit(@QueryParam("before_id") Long beforeId, @QueryParam("limit") Integer limit,
+            @QueryParam("operator") String operator);
 }

@@ -42,4 +42,10 @@ public interface UploadApi {
     @Path("/messages")
     List<Message> messages(@QueryParam("account_id") String accountId, @QueryParam("limit") Integer limit,
             @QueryParam("before_id") Long beforeId);
+
+    /** The operator actions this service recorded, newest first (before_id: the last id of the page before). */
+    @GET
+    @Path("/audit")
+    List<AuditRow> audit(@QueryParam("before_id") Long beforeId, @QueryParam("limit") Integer limit,
+            @QueryParam("operator") String operator);
 }
