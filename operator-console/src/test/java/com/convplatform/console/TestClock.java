@@ -16,10 +16,17 @@ import com.convplatform.console.security.ConsoleClock;
 @ApplicationScoped
 public class TestClock extends ConsoleClock {
     private final AtomicReference<Duration> ahead = new AtomicReference<>(Duration.ZERO);
+    private volatile Instant frozen;
 
     @Override
     public Instant now() {
-        return Instant.now().plus(ahead.get());
+        return (frozen != null ? frozen : Instant.now()).plus(ahead.get());
+    }
+
+    /** Stops the clock where it is: from now on only {@link #advance} moves it (a slow machine cannot). */
+    public void freeze() {
+        frozen = Instant.now();
+        ahead.set(Duration.ZERO);
     }
 
     public void advance(Duration d) {
