@@ -134,12 +134,12 @@ class ConsoleSecurityTest {
 
     @Test
     void aFormPostWithoutItsCsrfTokenIsRefusedWith403AndChangesNothing() {
-        String session = signIn("mallory");
+        String session = signIn("carol");
         // no token at all
         given().cookie("quarkus-credential", session).redirects().follow(false).formParam("reason", "x")
                 .post("/accounts/a1/endpoint/disable").then().statusCode(403)
                 .body(containsString("id=\"csrf-refused\""));
-        // a token, but not the one of this browser's CSRF cookie
+        // a token, but not this session's (a CSRF cookie, as the console once used, counts for nothing)
         given().cookie("quarkus-credential", session).cookie("csrf-token", "aaaaaaaaaaaaaaaaaaaaaa")
                 .redirects().follow(false).formParam("csrf-token", "bbbbbbbbbbbbbbbbbbbbbb")
                 .post("/deliveries/d1/retry").then().statusCode(403);

@@ -204,12 +204,18 @@ class StubbedServicesTest {
         String first = given().cookie("quarkus-credential", session).get("/audit").htmlPath()
                 .getString("**.find { it.@id == 'audit-upload-service-3' }");
         for (String part : new String[]{"2026-11-26 10:08:00Z", "upload-service", "alice", "operator-key",
-                "POST /admin/v1/x/{id}", "id=upload3", "ok", "200"}) {
+                "POST /admin/v1/x/{id}", "id=upload3", "ok 200"}) {
             assertTrue(first.contains(part), part + " in " + first);
         }
         String refused = given().cookie("quarkus-credential", session).get("/audit").htmlPath()
                 .getString("**.find { it.@id == 'audit-management-service-3' }");
         assertTrue(refused.contains("management-service") && refused.contains("ok 200"), refused);
+        // a refused action: its error code and status, in the red badge
+        io.restassured.response.Response second = given().cookie("quarkus-credential", session)
+                .get("/audit?management_before=3&hook_before=3&upload_before=3");
+        assertTrue(second.htmlPath().getString("**.find { it.@id == 'audit-upload-service-2' }")
+                .contains("CONFLICT 409"), second.asString());
+        assertTrue(second.asString().contains("<span class=\"badge bad\">CONFLICT 409</span>"), second.asString());
 
         // The operator filter is passed to each service; a name the services would never record is refused here.
         CALLS.clear();

@@ -23,10 +23,14 @@ public class TestClock extends ConsoleClock {
         return (frozen != null ? frozen : Instant.now()).plus(ahead.get());
     }
 
-    /** Stops the clock where it is: from now on only {@link #advance} moves it (a slow machine cannot). */
-    public void freeze() {
-        frozen = Instant.now();
+    /**
+     * Stops the clock where it is (never earlier: what a test moved it past stays past): from now on only
+     * {@link #advance} moves it, however slow the machine.
+     */
+    public synchronized void freeze() {
+        Instant at = now();
         ahead.set(Duration.ZERO);
+        frozen = at;
     }
 
     public void advance(Duration d) {

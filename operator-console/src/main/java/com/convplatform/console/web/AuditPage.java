@@ -37,8 +37,45 @@ import io.quarkus.qute.TemplateInstance;
 public class AuditPage {
     static final List<String> SERVICES = List.of("management-service", "hook-service", "upload-service");
 
-    /** One row of the page: a service's action, with the service's name. */
+    /** One row of the page: a service's action, with the service's name, and what the page writes for each column. */
     public record Row(String service, AuditRow action) {
+        /** Who: the operator named in X-Operator, or empty when the call was made with the key alone. */
+        public String who() {
+            return action.operator() == null ? "" : action.operator();
+        }
+
+        public String credential() {
+            return action.credential() == null ? "" : action.credential();
+        }
+
+        public String from() {
+            return action.source() == null ? "" : ", from " + action.source();
+        }
+
+        public String what() {
+            return action.action() == null ? "" : action.action();
+        }
+
+        public String target() {
+            return action.target() == null ? "" : action.target();
+        }
+
+        /** ok, warn (the outcome was not recorded: the service stopped during the call) or bad (refused). */
+        public String level() {
+            return action.status() == null ? Levels.WARN : action.status() < 400 ? Levels.OK : Levels.BAD;
+        }
+
+        public String outcome() {
+            if (action.status() == null) {
+                return "not recorded";
+            }
+            return (action.outcome() != null ? action.outcome() : action.status() < 400 ? "ok" : "refused") + " "
+                    + action.status();
+        }
+
+        public String rowId() {
+            return "audit-" + service + "-" + action.id();
+        }
     }
 
     @Location("audit.html")
