@@ -3,7 +3,7 @@
 # hook-service (8082, its certificate also over HTTPS on 127.0.0.1:8443) and upload-service (8083) on PostgreSQL,
 # wired together, then creates a demo account, client, certificate and user (once) and prints what to do
 # next, and the operator console (8084, on 127.0.0.1 only). Ctrl-C stops them all. Everything lives under the data
-# directory (default ./data/local): files, generated keys (the console's password among them), logs, a private
+# directory (default ./data/local): files, generated keys (the console operator's password among them), logs, a private
 # PostgreSQL when one is started, and demo/demo.env with the demo's ids and the ports of this run.
 #
 # The database: DATABASE_URL (jdbc:postgresql://host:port/db, with DATABASE_USER, default postgres, and
@@ -27,7 +27,8 @@
 #   --hook-port          hook-service's HTTP port (default 8082)
 #   --upload-port        upload-service's HTTP port (default 8083)
 #   --hook-https-port    hook-service's local HTTPS port, serving its certificate (default 8443)
-#   --console-port       the operator console's HTTP port (default 8084); its password is printed at start
+#   --console-port       the operator console's HTTP port (default 8084); its local operator and where the
+#                        password is kept are printed at start
 #
 # The ports may also be set in the environment: MANAGEMENT_PORT, HOOK_PORT, UPLOAD_PORT, HOOK_HTTPS_PORT,
 # CONSOLE_PORT and RECEIVER_PORT (a flag wins). The ports used are printed and written to demo/demo.env on every start.
@@ -126,9 +127,13 @@ if [ ! -f "$KEYS" ]; then
   } > "$KEYS"
   umask 022
 fi
-# The operator console's local password: added to a data directory from before the console too.
-if ! grep -q '^CONSOLE_PASSWORD=' "$KEYS"; then
-  echo "CONSOLE_PASSWORD=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')" >> "$KEYS"
+# The operator console's local operator, "operator", with a password of its own (kept in keys.env as
+# CONSOLE_OPERATOR_PASSWORD) and the console's users file (console-users, name:pbkdf2-sha256$iterations$salt$hash, made
+# with OpenSSL's PBKDF2). A data directory from before, with the shared CONSOLE_PASSWORD, gets one too.
+CONSOLE_USERS="$DATA/console-users"
+if ! grep -q '^CONSOLE_OPERATOR_PASSWORD=' "$KEYS"; then
+  echo "CONSOLE_OPERATOR_PASSWORD=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')" >> "$KEYS"
+  rm -f "$CONSOLE_USERS"
 fi
 # The key of the console's session cookies (it refuses to start without one): the one given as CONSOLE_SESSION_KEY,
 # else a new random one on every run (sessions end with the run). Never written to the data directory.
@@ -136,6 +141,13 @@ GIVEN_SESSION_KEY="${CONSOLE_SESSION_KEY:-}"
 # shellcheck disable=SC1090
 . "$KEYS"
 CONSOLE_SESSION_KEY="${GIVEN_SESSION_KEY:-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
+if [ ! -s "$CONSOLE_USERS" ]; then
+  salt=$(openssl rand -base64 16)
+  salt_hex=$(printf %s "$salt" | openssl base64 -d -A | od -An -tx1 | tr -d ' \n')
+  hash=$(openssl kdf -binary -keylen 32 -kdfopt digest:SHA256 -kdfopt "pass:$CONSOLE_OPERATOR_PASSWORD" \
+    -kdfopt "hexsalt:$salt_hex" -kdfopt iter:600000 PBKDF2 | openssl base64 -A)
+  (umask 077; echo "operator:pbkdf2-sha256\$600000\$$salt\$$hash" > "$CONSOLE_USERS")
+fi
 
 pids=()
 PG_PID=""
@@ -227,7 +239,7 @@ start upload-service QUARKUS_SWAGGER_UI_ENABLE=true QUARKUS_DATASOURCE_JDBC_URL=
   UPLOAD_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" UPLOAD_MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" \
   UPLOAD_PUBLIC_BASE_URL="http://localhost:$UPLOAD_PORT"
 start operator-console QUARKUS_HTTP_PORT="$CONSOLE_PORT" QUARKUS_HTTP_HOST=127.0.0.1 \
-  CONSOLE_PASSWORD="$CONSOLE_PASSWORD" CONSOLE_SESSION_KEY="$CONSOLE_SESSION_KEY" CONSOLE_SECURE_COOKIES=false \
+  CONSOLE_USERS_FILE="$CONSOLE_USERS" CONSOLE_SESSION_KEY="$CONSOLE_SESSION_KEY" CONSOLE_SECURE_COOKIES=false \
   CONSOLE_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" CONSOLE_MANAGEMENT_API_KEY="$OPERATOR_KEY" \
   CONSOLE_HOOK_URL="http://127.0.0.1:$HOOK_PORT" CONSOLE_HOOK_API_KEY="$OPERATOR_KEY" \
   CONSOLE_UPLOAD_URL="http://127.0.0.1:$UPLOAD_PORT" CONSOLE_UPLOAD_API_KEY="$OPERATOR_KEY"
@@ -246,7 +258,7 @@ for svc in "management-service:$MANAGEMENT_PORT" "hook-service:$HOOK_PORT" "uplo
     exit 1
   fi
   if [ "$name" = operator-console ]; then
-    echo "   $name ready on http://localhost:$port (sign in with any name and the password $CONSOLE_PASSWORD)"
+    echo "   $name ready on http://localhost:$port (sign in as operator, password $CONSOLE_OPERATOR_PASSWORD: CONSOLE_OPERATOR_PASSWORD in $KEYS; users file $CONSOLE_USERS)"
   else
     echo "   $name ready on http://localhost:$port (OpenAPI UI: http://localhost:$port/q/swagger-ui)"
   fi
@@ -316,7 +328,7 @@ cat <<EOF
 
 The platform is running:
   management-service  http://localhost:$MANAGEMENT_PORT   hook-service  http://localhost:$HOOK_PORT   upload-service  http://localhost:$UPLOAD_PORT
-  operator console    http://localhost:$CONSOLE_PORT   (your name, and the password $CONSOLE_PASSWORD)
+  operator console    http://localhost:$CONSOLE_PORT   (operator / $CONSOLE_OPERATOR_PASSWORD, kept in $KEYS; users: $CONSOLE_USERS)
   ports:              $PORTS; the demo's hooks go to receiver port $RECEIVER_PORT
   database:           $DB_WHERE (${DB_PREFIX}_management, _hook, _upload)
   demo ids and ports: $DEMO/demo.env

@@ -1,5 +1,6 @@
 package com.convplatform.console;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
@@ -9,10 +10,42 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "console")
 public interface ConsoleConfig {
     /**
-     * The operators' shared password for the sign-in form. Unset: the form refuses every sign-in, and the console
-     * starts only when OpenID Connect is enabled ({@code quarkus.oidc.tenant-enabled=true}).
+     * The shared password of before: no longer taken. Read only so that a console still given one refuses to start,
+     * naming {@code console.users-file}.
      */
     Optional<String> password();
+
+    /**
+     * The local operators, one {@code name:pbkdf2-sha256$iterations$salt$hash} a line ({@code Users}). Unset: the form
+     * refuses every sign-in, and the console starts only when OpenID Connect is enabled.
+     */
+    Optional<String> usersFile();
+
+    /** How long a session lasts. */
+    SessionLimits session();
+
+    interface SessionLimits {
+        /** A session ends after this long without a request. */
+        @WithDefault("PT30M")
+        Duration idleTimeout();
+
+        /** A session ends this long after sign-in, however busy. */
+        @WithDefault("PT8H")
+        Duration lifetime();
+    }
+
+    /** The sign-in throttle. */
+    SignInLimits signIn();
+
+    interface SignInLimits {
+        /** Failed sign-ins for one name before it is locked (30 s, doubling with each further failure, 15 min at most). */
+        @WithDefault("5")
+        int maxFailures();
+
+        /** Failed sign-ins from one address (an IPv6 /64) before it is locked the same way. */
+        @WithDefault("20")
+        int maxFailuresPerAddress();
+    }
 
     /**
      * Encrypts the session cookies ({@code quarkus.http.auth.session.encryption-key}); required, at least 32
@@ -20,10 +53,7 @@ public interface ConsoleConfig {
      */
     Optional<String> sessionKey();
 
-    /**
-     * Signs the CSRF tokens ({@code quarkus.rest-csrf.token-signature-key}); optional (unset or empty: unsigned), at
-     * least 32 characters when set, the same on every replica.
-     */
+    /** No longer used (each session holds its own CSRF token on the server); accepted and ignored. */
     Optional<String> csrfKey();
 
     /** Whether the session and CSRF cookies carry {@code Secure}: true unless the console is served over plain HTTP. */

@@ -31,8 +31,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -115,7 +118,15 @@ class BrowserJourneyTest {
         // Not signed in: the sign-in page, whatever was asked for.
         browser.get(url("/"));
         assertTrue(browser.getCurrentUrl().endsWith("/login"), browser.getCurrentUrl());
-        shot("01-sign-in");
+        pageShots("01-sign-in");
+        // A wrong password: the form again, saying so (never the API's JSON, never a dead end).
+        browser.findElement(By.id("j_username")).sendKeys("alice");
+        browser.findElement(By.id("j_password")).sendKeys("not-the-password");
+        navigate(By.id("sign-in"));
+        assertTrue(browser.getCurrentUrl().endsWith("/login?failed=1"), browser.getCurrentUrl());
+        assertTrue(browser.findElement(By.id("login-failed")).getText().startsWith("Sign-in refused"));
+        pageShots("01-sign-in-refused");
+        browser.findElement(By.id("j_username")).clear();
         browser.findElement(By.id("j_username")).sendKeys("alice");
         browser.findElement(By.id("j_password")).sendKeys(ConsoleSecurityTest.PASSWORD);
         navigate(By.id("sign-in"));
@@ -138,7 +149,30 @@ class BrowserJourneyTest {
                 browser.findElement(By.id("rotate-by")).getText());
         assertEquals("1", browser.findElement(By.cssSelector("#counts tbody tr:nth-child(1) td:nth-child(4)"))
                 .getText(), "dead-lettered in the last hour");
-        shot("02-overview");
+        // The endpoint's two failed attempts: the current hour's count is the chart's last hour, in the warning colour
+        // when above 0 (both attempts fall in this hour unless the hour turned between them).
+        WebElement failed = browser.findElement(By.id("tile-failed"));
+        String figure = failed.findElement(By.className("figure")).getText();
+        assertEquals(browser.findElement(By.cssSelector("#hours tbody tr:last-child td:nth-child(3)"))
+                .getAttribute("textContent"), figure);
+        assertEquals("0".equals(figure) ? "tile ok" : "tile warn", failed.getAttribute("class"));
+        // The last 24 hours, drawn by the server as SVG, the numbers in its title and in a table for screen readers.
+        assertTrue(browser.findElements(By.tagName("script")).isEmpty(), "no script on the page");
+        assertEquals(72, browser.findElements(By.cssSelector("#chart rect.bar")).size(), "24 hours, 3 bars each");
+        String title = (String) ((JavascriptExecutor) browser).executeScript(
+                "return document.getElementById('chart-title').textContent");
+        assertTrue(title.contains(": 0 delivered, 2 failed attempts, 1 dead;"), title);
+        assertEquals(24, browser.findElements(By.cssSelector("#hours tbody tr")).size());
+        pageShots("02-overview");
+
+        // The account's page: its endpoint, enabled but failing, in the warning colour.
+        browser.get(url("/accounts/" + account));
+        WebElement state = browser.findElement(By.id("endpoint-state"));
+        assertTrue(state.getText().startsWith("Enabled, failing."), state.getText());
+        assertTrue(state.getAttribute("class").contains("warn"), state.getAttribute("class"));
+        assertTrue(state.getText().contains("2 consecutive failures"), state.getText());
+        pageShots("02-account-failing");
+        navigate(By.linkText("Overview"));
 
         // Click 1: find the customer's message.
         browser.findElement(By.id("find-account")).sendKeys("acme.example");
@@ -148,7 +182,7 @@ class BrowserJourneyTest {
         List<WebElement> rows = browser.findElements(By.cssSelector("#deliveries tbody tr"));
         assertEquals(1, rows.size());
         assertTrue(rows.get(0).getText().contains("DEAD"), rows.get(0).getText());
-        shot("03-deliveries");
+        pageShots("03-deliveries");
 
         // Click 2: the delivery, its attempts, and why it failed.
         navigate(rows.get(0).findElement(By.className("delivery-link")));
@@ -163,23 +197,26 @@ class BrowserJourneyTest {
         }
         signatureHeadersShown(attempts);
         assertTrue(browser.findElement(By.id("payload")).getText().contains("\"message_id\":4711"));
-        shot("04-delivery-failed");
+        pageShots("04-delivery-failed");
 
         // Click 3: the receiver is fixed; retry, and see it delivered.
         Platform.RECEIVER_STATUS.set(200);
         navigate(By.id("retry"));
         assertTrue(browser.findElement(By.id("notice")).getText().startsWith("Queued again"));
-        await("the retried delivery to be shown delivered").atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(500)).until(() -> {
-                    browser.navigate().refresh();
-                    return "DELIVERED".equals(browser.findElement(By.id("status")).getText());
+        // Waits for the state, reloading the page: each check finds the element again on the page just loaded (an
+        // element of the page before the reload is stale, and is never read).
+        new WebDriverWait(browser, Duration.ofSeconds(30)).pollingEvery(Duration.ofMillis(500))
+                .ignoring(StaleElementReferenceException.class).ignoring(NoSuchElementException.class)
+                .withMessage("the retried delivery to be shown delivered").until(driver -> {
+                    driver.navigate().refresh();
+                    return "DELIVERED".equals(driver.findElement(By.id("status")).getText());
                 });
         assertEquals(3, browser.findElements(By.cssSelector("#attempts tbody tr")).size());
         signatureHeadersShown(browser.findElements(By.cssSelector("#attempts tbody tr")));
         assertEquals("200", browser.findElement(By.cssSelector("#attempts tbody tr:nth-child(3) td:nth-child(3)"))
                 .getText());
         assertTrue(browser.findElements(By.id("retry")).isEmpty(), "no retry for a delivered hook");
-        shot("05-delivery-delivered");
+        pageShots("05-delivery-delivered");
 
         // A file uploaded for the account, through the real token and upload endpoints, handed on to hook-service.
         long uploaded = uploadFile(account, "journey.png");
@@ -196,7 +233,7 @@ class BrowserJourneyTest {
         navigate(By.id("search"));
         assertTrue(browser.getCurrentUrl().contains("/accounts?q=4242"), "shareable: " + browser.getCurrentUrl());
         assertEquals(1, browser.findElements(By.cssSelector("#accounts tbody tr")).size());
-        shot("06-accounts");
+        pageShots("06-accounts");
         navigate(By.linkText("acme.example"));
         assertEquals("acme.example", browser.findElement(By.tagName("h1")).getText());
         assertEquals("http://127.0.0.1:" + Platform.receiverPort + "/hooks/acme",
@@ -208,7 +245,7 @@ class BrowserJourneyTest {
         assertEquals(String.valueOf(uploaded), uploads.get(0).findElement(By.className("message-link")).getText());
         assertTrue(uploads.get(0).getText().contains("journey.png") && uploads.get(0).getText().contains("image/png")
                 && uploads.get(0).getText().contains("handed off"), uploads.get(0).getText());
-        shot("07-account");
+        pageShots("07-account");
 
         // Disable with a reason: the overview then lists it.
         browser.findElement(By.id("reason")).sendKeys("receiver under maintenance");
@@ -218,7 +255,64 @@ class BrowserJourneyTest {
         navigate(By.linkText("Overview"));
         assertEquals("1", browser.findElement(By.cssSelector("#tile-disabled .figure")).getText());
         assertTrue(browser.findElement(By.id("main")).getText().contains("receiver under maintenance"));
-        shot("08-overview-disabled");
+        WebElement disabled = browser.findElement(By.id("tile-disabled"));
+        assertTrue(disabled.getAttribute("class").contains("bad"), disabled.getAttribute("class"));
+        pageShots("08-overview-disabled");
+
+        // The audit page: the actions alice took, as the services recorded them with her name (X-Operator).
+        navigate(By.linkText("Audit"));
+        List<WebElement> actions = browser.findElements(By.cssSelector("#audit tbody tr"));
+        assertTrue(actions.size() >= 2, "retry and disable recorded: " + actions.size());
+        String newest = actions.get(0).getText();
+        assertTrue(newest.contains("hook-service") && newest.contains("alice") && newest.contains("disable"),
+                newest);
+        assertTrue(browser.findElement(By.id("audit")).getText().contains("retry"));
+        assertEquals("alice", hook("/admin/v1/audit?limit=1").path(0).path("operator").asText());
+        pageShots("09-audit");
+        browser.findElement(By.id("audit-operator")).sendKeys("nobody-else");
+        navigate(By.id("audit-filter"));
+        assertTrue(browser.findElement(By.id("audit-none")).getText().startsWith("No recorded actions of nobody-else"));
+
+        // Sign-out ends the session on the server: the cookie put back into the browser opens nothing.
+        org.openqa.selenium.Cookie session = browser.manage().getCookieNamed("quarkus-credential");
+        navigate(By.cssSelector("form.signout button"));
+        assertTrue(browser.getCurrentUrl().endsWith("/login?out=1"), browser.getCurrentUrl());
+        browser.manage().addCookie(session);
+        browser.get(url("/audit"));
+        assertTrue(browser.getCurrentUrl().endsWith("/login"), browser.getCurrentUrl());
+    }
+
+    /** The widths every page is seen at: a desktop, and a phone (390 px) where nothing may scroll sideways. */
+    static final int WIDE = 1280;
+    static final int NARROW = 390;
+
+    /**
+     * Screenshots of the page at 1280 and at 390 px wide, and at 390 px the check that it fits: the document is no
+     * wider than the window (tables scroll inside their own box, long ids wrap).
+     */
+    private static void pageShots(String name) throws IOException {
+        shot(name + "-" + WIDE);
+        resize(NARROW);
+        long scroll = ((Number) ((JavascriptExecutor) browser).executeScript(
+                "return document.scrollingElement.scrollWidth")).longValue();
+        long inner = ((Number) ((JavascriptExecutor) browser).executeScript("return window.innerWidth")).longValue();
+        assertTrue(scroll <= inner, name + " at " + NARROW + " px: the page is " + scroll + " px wide in a window of "
+                + inner + " px (" + browser.getCurrentUrl() + ")");
+        shot(name + "-" + NARROW);
+        resize(WIDE);
+    }
+
+    /** Sets the viewport's width and waits until the page has been laid out at it (never for a time). */
+    private static void resize(int width) {
+        browser.manage().window().setSize(new Dimension(width, 1000));
+        long outer = ((Number) ((JavascriptExecutor) browser).executeScript("return window.outerWidth")).longValue();
+        long inner = ((Number) ((JavascriptExecutor) browser).executeScript("return window.innerWidth")).longValue();
+        // A window has chrome around its viewport: ask for as much more as it has, so that the viewport is the width.
+        if (inner != width) {
+            browser.manage().window().setSize(new Dimension((int) (width + outer - inner), 1000));
+        }
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(driver -> ((Number) ((JavascriptExecutor) driver)
+                .executeScript("return window.innerWidth")).longValue() == width);
     }
 
     /**

@@ -12,9 +12,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** hook-service's operator API ({@code /admin/v1}) and its public certificate document. */
+@RegisterProvider(OperatorHeader.class)
 @RegisterRestClient(configKey = "hook")
 public interface HookApi {
     record Delivery(String deliveryId, String eventId, String accountId, String status, int attempts,
@@ -41,7 +43,11 @@ public interface HookApi {
 
     record Summary(Instant at, Map<String, Long> lastHour, Map<String, Long> lastDay, long pending, long held,
             long dead, Instant oldestUndeliveredAt, String oldestUndeliveredId, long disabledCount,
-            List<Endpoint> disabledEndpoints) {
+            List<Endpoint> disabledEndpoints, List<HourView> hours) {
+    }
+
+    /** One hour of the last 24 (UTC, oldest first): delivered, failed attempts, dead-lettered. */
+    record HourView(Instant hour, long delivered, long failedAttempts, long dead) {
     }
 
     record Replayed(String accountId, int requeued) {
@@ -96,4 +102,10 @@ public interface HookApi {
     @GET
     @Path("/platform/hooks/certificate/")
     CertificateDocument certificate();
+
+    /** The operator actions this service recorded, newest first (before_id: the last id of the page before). */
+    @GET
+    @Path("/admin/v1/audit")
+    List<AuditRow> audit(@QueryParam("before_id") Long beforeId, @QueryParam("limit") Integer limit,
+            @QueryParam("operator") String operator);
 }

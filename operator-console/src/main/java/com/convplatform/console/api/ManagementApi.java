@@ -9,9 +9,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** management-service's operator API ({@code /admin/v1}), with the operator key from {@code console.management.*}. */
+@RegisterProvider(OperatorHeader.class)
 @RegisterRestClient(configKey = "management")
 @Path("/admin/v1")
 public interface ManagementApi {
@@ -59,4 +61,10 @@ public interface ManagementApi {
     @DELETE
     @Path("/accounts/{accountId}/certificates/{certificateUuid}")
     void revoke(@PathParam("accountId") String accountId, @PathParam("certificateUuid") String certificateUuid);
+
+    /** The operator actions this service recorded, newest first (before_id: the last id of the page before). */
+    @GET
+    @Path("/audit")
+    List<AuditRow> audit(@QueryParam("before_id") Long beforeId, @QueryParam("limit") Integer limit,
+            @QueryParam("operator") String operator);
 }

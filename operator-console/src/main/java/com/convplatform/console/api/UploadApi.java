@@ -7,9 +7,11 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** upload-service's operator API ({@code /admin/v1}). */
+@RegisterProvider(OperatorHeader.class)
 @RegisterRestClient(configKey = "upload")
 @Path("/admin/v1")
 public interface UploadApi {
@@ -40,4 +42,10 @@ public interface UploadApi {
     @Path("/messages")
     List<Message> messages(@QueryParam("account_id") String accountId, @QueryParam("limit") Integer limit,
             @QueryParam("before_id") Long beforeId);
+
+    /** The operator actions this service recorded, newest first (before_id: the last id of the page before). */
+    @GET
+    @Path("/audit")
+    List<AuditRow> audit(@QueryParam("before_id") Long beforeId, @QueryParam("limit") Integer limit,
+            @QueryParam("operator") String operator);
 }

@@ -1,26 +1,83 @@
 package com.convplatform.console.security;
 
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Base64;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
 import jakarta.enterprise.context.RequestScoped;
 
 import org.jboss.logging.Logger;
 
+import com.convplatform.console.ConsoleConfig;
+
+import io.quarkus.oidc.IdTokenCredential;
 import io.quarkus.security.identity.SecurityIdentity;
 
 /** The signed-in operator, and the audit log that names them with every action. */
 @RequestScoped
 public class Operator {
-    /** The role every page needs: granted by the password form, or by the identity provider's role claim. */
+    /** The role every page needs: granted by the users file, or by the identity provider's role claim. */
     public static final String ROLE = "operator";
+    /** The identity's attribute holding the operator's name (a users-file session; OIDC: the principal's name). */
+    public static final String NAME_ATTRIBUTE = "console.operator";
+    /** The identity's attribute holding the server-side session's id (users-file sign-in only). */
+    public static final String SESSION_ATTRIBUTE = "console.session";
     private static final Logger AUDIT = Logger.getLogger("console.audit");
 
     private final SecurityIdentity identity;
+    private final Sessions sessions;
+    private final ConsoleConfig config;
 
-    public Operator(SecurityIdentity identity) {
+    public Operator(SecurityIdentity identity, Sessions sessions, ConsoleConfig config) {
         this.identity = identity;
+        this.sessions = sessions;
+        this.config = config;
     }
 
+    /** The signed-in identity's name: never anything typed on a page. */
     public String name() {
-        return identity.isAnonymous() ? "anonymous" : identity.getPrincipal().getName();
+        if (identity.isAnonymous()) {
+            return "anonymous";
+        }
+        String name = identity.getAttribute(NAME_ATTRIBUTE);
+        return name != null ? name : identity.getPrincipal().getName();
+    }
+
+    /** The name as the services take it in X-Operator; null when it is not one they take (a provider's odd name). */
+    public String headerValue() {
+        String name = name();
+        return !identity.isAnonymous() && Users.NAME.matcher(name).matches() ? name : null;
+    }
+
+    public String sessionId() {
+        return identity.isAnonymous() ? null : identity.getAttribute(SESSION_ATTRIBUTE);
+    }
+
+    /**
+     * This session's CSRF token: the server-side session's own (users file), or for an OpenID Connect session an
+     * HMAC (with {@code console.session-key}) of its ID token, so that it changes with the session. Null without one.
+     */
+    public String csrfToken() {
+        String session = sessionId();
+        if (session != null) {
+            return sessions.get(session).map(Sessions.Session::csrfToken).orElse(null);
+        }
+        IdTokenCredential id = identity.isAnonymous() ? null : identity.getCredential(IdTokenCredential.class);
+        if (id == null || id.getToken() == null) {
+            return null;
+        }
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(("csrf:" + config.sessionKey().orElse("")).getBytes(StandardCharsets.UTF_8),
+                    "HmacSHA256"));
+            return Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString(mac.doFinal(id.getToken().getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

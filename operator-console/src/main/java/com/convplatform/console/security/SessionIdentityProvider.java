@@ -12,11 +12,18 @@ import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The signed-in operator on every later request: the form mechanism decrypts its session cookie (which only a
- * sign-in with the password can have produced) and hands over the name it holds.
+ * The signed-in operator on every later request: the form mechanism decrypts its session cookie, which holds the
+ * session's id; the session must still be open here ({@link Sessions}: not signed out, not idle too long, not past its
+ * lifetime). A cookie of an ended session, or one made before sessions were held here, opens nothing.
  */
 @ApplicationScoped
 public class SessionIdentityProvider implements IdentityProvider<TrustedAuthenticationRequest> {
+    private final Sessions sessions;
+
+    public SessionIdentityProvider(Sessions sessions) {
+        this.sessions = sessions;
+    }
+
     @Override
     public Class<TrustedAuthenticationRequest> getRequestType() {
         return TrustedAuthenticationRequest.class;
@@ -25,11 +32,10 @@ public class SessionIdentityProvider implements IdentityProvider<TrustedAuthenti
     @Override
     public Uni<SecurityIdentity> authenticate(TrustedAuthenticationRequest request,
             AuthenticationRequestContext context) {
-        String name = request.getPrincipal();
-        if (name == null || !PasswordIdentityProvider.NAME.matcher(name).matches()) {
-            return Uni.createFrom().failure(new AuthenticationFailedException());
-        }
-        return Uni.createFrom().item(QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal(name))
-                .addRole(Operator.ROLE).build());
+        return sessions.use(request.getPrincipal())
+                .map(s -> Uni.createFrom().<SecurityIdentity>item(QuarkusSecurityIdentity.builder()
+                        .setPrincipal(new QuarkusPrincipal(s.id())).addAttribute(Operator.NAME_ATTRIBUTE, s.operator())
+                        .addAttribute(Operator.SESSION_ATTRIBUTE, s.id()).addRole(Operator.ROLE).build()))
+                .orElseGet(() -> Uni.createFrom().failure(new AuthenticationFailedException()));
     }
 }

@@ -20,26 +20,42 @@ import io.quarkus.runtime.StartupEvent;
  */
 public class StartupCheck {
     private static final Logger LOG = Logger.getLogger(StartupCheck.class);
-    static final int MIN_PASSWORD = 12;
     static final int MIN_SESSION_KEY = 32;
-    /** quarkus-rest-csrf refuses a shorter key, but only when it signs a token: on every page. */
-    static final int MIN_CSRF_KEY = 32;
     /**
      * The largest page: a list asks the services for one row more than it shows (to know whether there is a next page),
      * and they answer at most 1000 at once ({@code limit} 1 to 1000, refused above).
      */
     static final int MAX_PAGE = 999;
 
-    void check(@Observes StartupEvent event, ConsoleConfig config) {
+    void check(@Observes StartupEvent event, ConsoleConfig config, LocalUsers users) {
+        check(config, users);
+    }
+
+    void check(ConsoleConfig config, LocalUsers users) {
         boolean oidc = ConfigProvider.getConfig().getOptionalValue("quarkus.oidc.tenant-enabled", Boolean.class)
                 .orElse(false);
-        String password = config.password().filter(p -> !p.isBlank()).orElse(null);
-        if (password == null && !oidc) {
-            throw new IllegalStateException("No way to sign in: set console.password (CONSOLE_PASSWORD), or enable"
-                    + " OpenID Connect (quarkus.oidc.tenant-enabled=true with quarkus.oidc.auth-server-url)");
+        if (config.password().isPresent()) {
+            throw new IllegalStateException("console.password (CONSOLE_PASSWORD) is no longer taken: operators sign in"
+                    + " as themselves, each with their own password, listed in console.users-file (CONSOLE_USERS_FILE),"
+                    + " or with OpenID Connect; remove console.password (see the console's README for the users file)");
         }
-        if (password != null && password.length() < MIN_PASSWORD) {
-            throw new IllegalStateException("console.password is shorter than " + MIN_PASSWORD + " characters");
+        if (users.problem() != null) {
+            throw new IllegalStateException(users.problem());
+        }
+        boolean local = users.users().isPresent();
+        if (!local && !oidc) {
+            throw new IllegalStateException("No way to sign in: set console.users-file (CONSOLE_USERS_FILE) to the"
+                    + " operators' users file, or enable OpenID Connect (quarkus.oidc.tenant-enabled=true with"
+                    + " quarkus.oidc.auth-server-url)");
+        }
+        if (config.session().idleTimeout().isNegative() || config.session().idleTimeout().isZero()
+                || config.session().lifetime().compareTo(config.session().idleTimeout()) < 0) {
+            throw new IllegalStateException("console.session.idle-timeout must be positive and no longer than"
+                    + " console.session.lifetime");
+        }
+        if (config.signIn().maxFailures() < 1 || config.signIn().maxFailuresPerAddress() < 1) {
+            throw new IllegalStateException("console.sign-in.max-failures and max-failures-per-address must be 1 or"
+                    + " more");
         }
         String sessionKey = config.sessionKey().filter(k -> !k.isBlank()).orElse("");
         if (sessionKey.length() < MIN_SESSION_KEY) {
@@ -47,14 +63,6 @@ public class StartupCheck {
                     + (sessionKey.isEmpty() ? "not set" : "shorter than " + MIN_SESSION_KEY + " characters")
                     + ": it encrypts the session cookies, so set " + MIN_SESSION_KEY + " or more random characters,"
                     + " the same on every replica (openssl rand -base64 32)");
-        }
-        // Empty is unset (unsigned tokens); blank is not: the extension would get the spaces as its key.
-        String csrfKey = config.csrfKey().filter(k -> !k.isEmpty()).orElse(null);
-        if (csrfKey != null && csrfKey.length() < MIN_CSRF_KEY) {
-            throw new IllegalStateException("console.csrf-key (CONSOLE_CSRF_KEY) is shorter than " + MIN_CSRF_KEY
-                    + " characters: it signs the CSRF tokens, and a shorter key fails every page; set " + MIN_CSRF_KEY
-                    + " or more random characters, the same on every replica (openssl rand -base64 32), or leave it"
-                    + " unset");
         }
         if (config.pageSize() < 1 || config.pageSize() > MAX_PAGE) {
             throw new IllegalStateException(
@@ -75,7 +83,7 @@ public class StartupCheck {
                         + " of " + service.getKey() + "-service, which every page needs");
             }
         }
-        LOG.infof("Sign-in: %s%s", password != null ? "the password form" : "",
-                oidc ? (password != null ? " and " : "") + "OpenID Connect (/sso)" : "");
+        LOG.infof("Sign-in: %s%s", local ? "the users file (" + users.users().get().size() + " operators)" : "",
+                oidc ? (local ? " and " : "") + "OpenID Connect (/sso)" : "");
     }
 }

@@ -106,6 +106,10 @@ public class ConsolePages {
         Map<String, Account> byId = index(all);
         HookApi.Summary s = summary.value();
         UploadApi.Outbox o = outbox.value();
+        // The current hour's failed attempts: an endpoint failing now turns this tile, whatever its deliveries' state.
+        HookApi.HourView failedNow = s == null || s.hours() == null || s.hours().isEmpty()
+                ? null
+                : s.hours().get(s.hours().size() - 1);
         return page(overview).data("summary", summary).data("s", s).data("cert", cert)
                 .data("names", names(byId)).data("accountCount", all.ok() ? all.value().size() : null)
                 .data("accountsMore", all.ok() && all.value().size() >= NAMED)
@@ -123,7 +127,11 @@ public class ConsolePages {
                 .data("deadLevel", s == null ? Levels.OK : Levels.zero(s.dead(), Levels.BAD))
                 .data("heldLevel", s == null ? Levels.OK : Levels.zero(s.held(), Levels.WARN))
                 .data("oldestLevel", s == null ? Levels.OK : Levels.waiting(s.oldestUndeliveredAt(), now))
-                .data("disabledLevel", s == null ? Levels.OK : Levels.zero(s.disabledCount(), Levels.WARN))
+                .data("disabledLevel", s == null ? Levels.OK : Levels.zero(s.disabledCount(), Levels.BAD))
+                .data("chart", s == null || s.hours() == null ? null : Chart.of(s.hours()))
+                .data("failedNow", failedNow)
+                .data("failedLevel",
+                        failedNow == null ? Levels.OK : Levels.zero(failedNow.failedAttempts(), Levels.WARN))
                 .data("statuses", List.of("PENDING", "DELIVERED", "DEAD"));
     }
 
@@ -164,7 +172,11 @@ public class ConsolePages {
                         + " could not be read", a.status());
         Outcome<List<UploadApi.Message>> uploads = Outcome.of("upload-service",
                 () -> upload.messages(id, RECENT, null));
-        return page(account).data("id", id).data("a", a).data("clients", clients).data("certs", certs)
+        return page(account).data("id", id).data("a", a)
+                .data("endpointLevel", endpoint.ok()
+                        ? Levels.endpoint(endpoint.value().enabled(), endpoint.value().consecutiveFailures())
+                        : Levels.WARN)
+                .data("clients", clients).data("certs", certs)
                 .data("endpoint", endpoint).data("recent", recent).data("users", users).data("uploads", uploads)
                 .data("notice", notice == null ? null : NOTICES.get(notice));
     }

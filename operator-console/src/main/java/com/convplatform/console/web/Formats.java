@@ -14,6 +14,12 @@ public class Formats {
     private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
             .withZone(ZoneOffset.UTC);
 
+    private static final DateTimeFormatter HHMM = DateTimeFormatter.ofPattern("HH:mm 'UTC'").withZone(ZoneOffset.UTC);
+
+    static String hhmm(Instant at) {
+        return at == null ? "-" : HHMM.format(at);
+    }
+
     static String utc(Instant at) {
         return at == null ? "-" : UTC.format(at);
     }

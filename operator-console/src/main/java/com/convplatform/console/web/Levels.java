@@ -21,13 +21,24 @@ public final class Levels {
         return left.compareTo(Duration.ofDays(7)) < 0 ? BAD : left.compareTo(Duration.ofDays(30)) < 0 ? WARN : OK;
     }
 
-    /** The oldest undelivered event: warn after 15 minutes waiting, bad after an hour. */
+    /**
+     * How long the oldest undelivered event may wait before its tile turns to warn: a delivery is tried at once, so one
+     * pending for over a minute has failed at least once (or its endpoint is disabled).
+     */
+    public static final Duration UNDELIVERED_WARNING = Duration.ofMinutes(1);
+
+    /** The oldest undelivered event: warn after {@link #UNDELIVERED_WARNING} waiting, bad after an hour. */
     public static String waiting(Instant since, Instant now) {
         if (since == null) {
             return OK;
         }
         Duration d = Duration.between(since, now);
-        return d.compareTo(Duration.ofHours(1)) > 0 ? BAD : d.compareTo(Duration.ofMinutes(15)) > 0 ? WARN : OK;
+        return d.compareTo(Duration.ofHours(1)) > 0 ? BAD : d.compareTo(UNDELIVERED_WARNING) > 0 ? WARN : OK;
+    }
+
+    /** A hook endpoint: bad when disabled, warn when enabled but its last attempts failed, ok otherwise. */
+    public static String endpoint(boolean enabled, int consecutiveFailures) {
+        return !enabled ? BAD : consecutiveFailures > 0 ? WARN : OK;
     }
 
     /** How long before its rotate-by date the JWT signing key's tile turns to warn. */

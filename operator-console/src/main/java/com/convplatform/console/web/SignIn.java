@@ -13,14 +13,14 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.RestQuery;
 
-import com.convplatform.console.ConsoleConfig;
+import com.convplatform.console.security.LocalUsers;
 import com.convplatform.console.security.Operator;
+import com.convplatform.console.security.Sessions;
 
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.oidc.OidcSession;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
-import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.FormAuthenticationMechanism;
 import io.smallrye.mutiny.Uni;
@@ -32,16 +32,18 @@ public class SignIn {
     @Location("login.html")
     Template login;
 
-    private final ConsoleConfig config;
+    private final LocalUsers users;
+    private final Sessions sessions;
     private final Operator operator;
     private final boolean oidc;
     private final SecurityIdentity identity;
     private final Instance<OidcSession> oidcSession;
 
-    public SignIn(ConsoleConfig config, Operator operator,
+    public SignIn(LocalUsers users, Sessions sessions, Operator operator,
             @ConfigProperty(name = "quarkus.oidc.tenant-enabled", defaultValue = "false") boolean oidc,
             SecurityIdentity identity, Instance<OidcSession> oidcSession) {
-        this.config = config;
+        this.users = users;
+        this.sessions = sessions;
         this.operator = operator;
         this.oidc = oidc;
         this.identity = identity;
@@ -50,9 +52,18 @@ public class SignIn {
 
     @GET
     @Path("login")
-    public TemplateInstance login(@RestQuery String failed, @RestQuery String out) {
-        return login.data("failed", failed != null).data("signedOut", out != null)
-                .data("password", config.password().filter(p -> !p.isBlank()).isPresent()).data("oidc", oidc);
+    public Response login(@RestQuery String failed, @RestQuery String out, @RestQuery String wait) {
+        Long seconds = null;
+        if ("locked".equals(failed) && wait != null && wait.matches("[0-9]{1,6}")) {
+            seconds = Long.parseLong(wait);
+        }
+        // A locked sign-in: the form again, with how long to wait, answered 429 as the API would.
+        return Response.status(seconds != null ? 429 : 200).type(MediaType.TEXT_HTML_TYPE)
+                .entity(login.data("failed", failed != null && seconds == null).data("locked", seconds)
+                        .data("lockedFor", seconds == null ? null : Formats.span(java.time.Duration.ofSeconds(seconds)))
+                        .data("signedOut", out != null).data("expired", false)
+                        .data("password", users.users().isPresent()).data("oidc", oidc))
+                .build();
     }
 
     /** Where OpenID Connect sign-in starts (this path needs the code flow) and ends. */
@@ -72,6 +83,8 @@ public class SignIn {
     @Path("logout")
     public Uni<Response> logout() {
         operator.audit("sign-out", "session", "signed out");
+        // The session ends here, on the server: its cookie, or any copy of it, opens nothing from now on.
+        sessions.end(operator.sessionId());
         Response out = Response.seeOther(URI.create("/login?out=1")).build();
         if (identity.getCredential(AccessTokenCredential.class) != null) {
             return oidcSession.get().logout().replaceWith(out);

@@ -28,4 +28,21 @@ class LevelsTest {
         assertEquals(Levels.OK, Levels.outbox(300, 300));
         assertEquals(Levels.WARN, Levels.outbox(301, 300));
     }
+
+    @Test
+    void theOldestUndeliveredIsWarnAfterAMinuteAndBadAfterAnHour() {
+        assertEquals(Levels.OK, Levels.waiting(null, NOW));
+        assertEquals(Levels.OK, Levels.waiting(NOW.minusSeconds(60), NOW));
+        assertEquals(Levels.WARN, Levels.waiting(NOW.minusSeconds(66), NOW));
+        assertEquals(Levels.WARN, Levels.waiting(NOW.minus(Duration.ofHours(1)), NOW));
+        assertEquals(Levels.BAD, Levels.waiting(NOW.minus(Duration.ofHours(1)).minusSeconds(1), NOW));
+    }
+
+    @Test
+    void anEndpointIsBadWhenDisabledAndWarnWhenFailing() {
+        assertEquals(Levels.OK, Levels.endpoint(true, 0));
+        assertEquals(Levels.WARN, Levels.endpoint(true, 3));
+        assertEquals(Levels.BAD, Levels.endpoint(false, 0));
+        assertEquals(Levels.BAD, Levels.endpoint(false, 7));
+    }
 }
