@@ -168,8 +168,8 @@ public class SignedRequestService {
             verification.stop(verificationTimer);
         }
         // Authentic from here on: the account's policies, blocks and budget may be told.
-        limits.verified(name, verified.certificateSource());
         blocks.check(verified.chain());
+        limits.verified(name, verified.certificateSource()); // a chain URL that verified: known-good from now on
         if (!verified.sha256() && accounts.requiresSha256(account.id())) {
             throw refuse(400, "SIGNATURE_256_REQUIRED", "The account of " + account.fqdn() + " requires SHA-256"
                     + " signatures: send " + ManagementHeaders.SIGNATURE_256 + " (SHA256withRSA or SHA256withECDSA over"
@@ -220,7 +220,7 @@ public class SignedRequestService {
         LOG.infof("Signed request not authenticated: %s", e.code());
         return refuse(400, NOT_AUTHENTICATED, "The request could not be authenticated: no account has the body's"
                 + " fqdn, or the request carries no valid"
-                + " signature by a certificate of the account (the chain could not be downloaded or validated, the"
+                + " signature (Signature and/or Signature-256) by a certificate of the account (the chain could not be downloaded or validated, the"
                 + " certificate is unknown, revoked, expired or not for this FQDN, or a signature does not verify over"
                 + " the exact body bytes). Which one is not said, so that nobody can learn whether an FQDN is a"
                 + " customer's: check your chain and signature with platform-cli (check-chain, sign, request), or give"

@@ -57,7 +57,7 @@ class RateLimitTest {
         // 4 requests from this address so far; another tenant gets two more, then the address is at its limit
         String otherBody = "{\"fqdn\":\"other-tenant.example.com\",\"timestamp\":\"" + now() + "\"}";
         for (int i = 0; i < 2; i++) {
-            refused(send(SignedApiTest.CLIENTS, otherBody, key, null, "no-such-certificate"), 400, "CERT_UNKNOWN");
+            refused(send(SignedApiTest.CLIENTS, otherBody, key, null, "no-such-certificate"), 400, "NOT_AUTHENTICATED");
         }
         var fromSource = send(SignedApiTest.CLIENTS, otherBody, key, null, "no-such-certificate");
         refused(fromSource, 429, "RATE_LIMITED");
