@@ -48,6 +48,8 @@ public class RequestLimits {
     private final Budget downloads;
     private final Cache<String, Boolean> knownGood = Caffeine.newBuilder().maximumSize(KEYS)
             .expireAfterWrite(KNOWN_GOOD).build();
+    /** Chain URLs named with an unknown FQDN lately, as the verifier remembers a failed URL (failure-memory). */
+    private final Cache<String, Boolean> unknownUrls;
     private final MeterRegistry metrics;
 
     public RequestLimits(ManagementConfig config, MeterRegistry metrics) {
@@ -57,7 +59,27 @@ public class RequestLimits {
         this.accounts = budget("management.rate-limit.per-account", config.rateLimit().perAccount());
         this.downloads = budget("management.cert-fetch.downloads-per-account",
                 config.certFetch().downloadsPerAccount());
+        Duration memory = config.certFetch().failureMemory();
+        this.unknownUrls = memory.isZero() || memory.isNegative()
+                ? null
+                : Caffeine.newBuilder().maximumSize(KEYS).expireAfterWrite(memory).build();
         this.metrics = metrics;
+    }
+
+    /**
+     * The download budget as a chain URL naming an unknown FQDN would spend it, were the FQDN known: nothing is
+     * downloaded, and a URL named again within the failure memory spends nothing, as a failed download remembered by
+     * the verifier does not. So the budget's 503 tells nobody whether the FQDN is a customer's.
+     */
+    public void checkUnknownDownload(String fqdn, CertificateUrl url) throws VerificationException {
+        String key = fqdn + " " + url;
+        if (unknownUrls != null && unknownUrls.getIfPresent(key) != null) {
+            return;
+        }
+        checkDownload(fqdn, url);
+        if (unknownUrls != null) {
+            unknownUrls.put(key, Boolean.TRUE);
+        }
     }
 
     /**

@@ -198,7 +198,7 @@ public class SignedRequestService {
                 verifier.verify(request, uuid -> Optional.empty()); // refuses CERT_HEADERS before any other work
             }
             if (hasUrl) {
-                limits.checkDownload(request.fqdn(), new ManagementCertUrlRule(request.fqdn())
+                limits.checkUnknownDownload(request.fqdn(), new ManagementCertUrlRule(request.fqdn())
                         .check(request.certChainUrl()));
             }
             throw new VerificationException(FailureCode.CERT_UNKNOWN, "no account has the FQDN");

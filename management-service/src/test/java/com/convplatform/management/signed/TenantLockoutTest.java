@@ -127,4 +127,26 @@ class TenantLockoutTest {
         // and IPv4 addresses are each their own
         refused(from("192.0.2.1", body, null, "no-such-certificate"), 400, SignedRequestService.NOT_AUTHENTICATED);
     }
+
+    @Test
+    void theDownloadBudgetAnswersAnUnknownFqdnAsItAnswersAKnownOne() {
+        Fixtures.account("private.example.com"); // its name resolves inside the network: every download fails at once
+        java.util.List<java.util.List<Object>> answers = new java.util.ArrayList<>();
+        int address = 10;
+        for (String fqdn : new String[]{"private.example.com", "nobody-here.example.com"}) {
+            java.util.List<Object> seen = new java.util.ArrayList<>();
+            for (String url : new String[]{"a", "a", "a", "b", "c"}) {
+                String body = "{\"client_id\":\"c\",\"fqdn\":\"" + fqdn + "\",\"timestamp\":\"" + now() + "\"}";
+                var r = from("192.0.2." + address++, body, null, "https://" + fqdn + "/client.api/" + url + ".pem")
+                        .extract();
+                seen.add(r.statusCode() + " " + r.path("error_code") + " "
+                        + r.<String>path("error_message").replace(fqdn, "FQDN"));
+            }
+            answers.add(seen);
+        }
+        // a URL named again is remembered (no download, no budget); the third new URL meets the budget of 2
+        assertEquals(answers.get(0), answers.get(1));
+        assertEquals(java.util.List.of(400, 400, 400, 400, 503), answers.get(0).stream()
+                .map(a -> Integer.parseInt(((String) a).substring(0, 3))).toList());
+    }
 }
