@@ -200,7 +200,10 @@ class SignedApiTest {
                 "CLIENT_NOT_IN_ACCOUNT");
         String unknown = "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"nobody.example.com\",\"timestamp\":\""
                 + now() + "\"}";
-        refused(send(TOKEN, unknown, k, BASE + "ec.pem", null), 400, "NOT_AUTHENTICATED");
+        refused(send(TOKEN, unknown, k, "https://nobody.example.com/client.api/ec.pem", null), 400,
+                "NOT_AUTHENTICATED");
+        // the URL's rules hold for an unknown FQDN as for a known one
+        refused(send(TOKEN, unknown, k, BASE + "ec.pem", null), 400, "CERT_URL_HOST");
         refused(send(TOKEN, "{\"fqdn\":\"" + FQDN + "\",\"timestamp\":\"" + now() + "\"}", k, BASE + "ec.pem", null),
                 400, "MISSING_FIELD");
         refused(send(TOKEN, "{not json", k, BASE + "ec.pem", null), 400, "MALFORMED_JSON");
