@@ -64,9 +64,9 @@ while [ "$i" -lt "$n" ]; do
   i=$((i + 1))
   [ "$primed" = false ] || continue
   printf '%s' "$body" | openssl base64 -d -A >"$work/hook"
-  now=$(date -u -d "$at" +%s)
+  now=$(date -u -d "$at" +%s%3N)
   domain=$(printf "%s\n" "$url" | grep -o 'staging-platform\.test' || echo platform.test)
-  if CERT_DOC=$doc NOW=$now examples/verify-hook.sh "$work/hook" "$sig" "$url" "$domain" pki/root.pem \
+  if CERT_DOC=$doc NOW_MS=$now examples/verify-hook.sh "$work/hook" "$sig" "$url" "$domain" pki/root.pem \
       >/dev/null 2>&1; then got=OK; else got=refused; fi
   want=refused; [ "$expected" = OK ] && want=OK
   compared=$((compared + 1))

@@ -353,9 +353,9 @@ def main() -> None:
             label = f"timestamp-{abs(offset)}s-{word}"
         case(label, f"signature_timestamp {abs(offset)} s {word} of `now`; the window is 120 s inclusive.",
              expected, 1, body=hook_body(ts(offset)))
-    case("timestamp-120s-old-fractional-clock", "`now` has a fraction of a second: the clock is read at whole"
-         " seconds (truncated), so 120 s old is still inside.", "OK", 1, body=hook_body(ts(-120)),
-         now=iso(NOW)[:19] + ".999Z")
+    case("timestamp-120.001s-old", "`now` is 1 ms past the second: the signature_timestamp is 120.001 s old,"
+         " outside the 120 s window (exact to the millisecond; the clock is not rounded down to whole seconds).",
+         "TIMESTAMP_OUT_OF_WINDOW", 1, body=hook_body(ts(-120)), now=iso(NOW)[:19] + ".001Z")
     case("timestamp-with-milliseconds", "signature_timestamp with milliseconds: not of the form"
          " YYYY-MM-DDThh:mm:ssZ.", "TIMESTAMP_MALFORMED", 1, body=hook_body(iso(NOW)[:19] + ".000Z"))
     case("timestamp-without-z", "signature_timestamp without the Z.", "TIMESTAMP_MALFORMED", 1,

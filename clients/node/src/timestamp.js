@@ -52,15 +52,18 @@ export function formatTimestamp(time) {
 }
 
 /**
- * Checks that `value` parses and lies within `toleranceSeconds` of the clock.
+ * Checks that `value` parses and lies within `toleranceSeconds` of the clock, exact to the millisecond: exactly the
+ * tolerance is accepted, the tolerance and 1 ms is refused (the clock keeps its milliseconds; it used to be rounded
+ * down to whole seconds, which let up to 0.999 s more through).
  * @returns {number} the timestamp in epoch milliseconds
  */
 export function checkTimestamp(value, clock, toleranceSeconds) {
   const ts = parseTimestamp(value);
-  const now = Math.floor(nowMillis(clock) / 1000) * 1000;
-  const skew = Math.abs(now - ts) / 1000;
-  if (skew > toleranceSeconds) {
+  const now = Math.floor(nowMillis(clock));
+  const skewMs = Math.abs(now - ts);
+  if (skewMs > toleranceSeconds * 1000) {
     const direction = ts < now ? 'in the past' : 'in the future';
+    const skew = skewMs % 1000 === 0 ? String(skewMs / 1000) : (skewMs / 1000).toFixed(3);
     throw fail(C.TIMESTAMP_OUT_OF_WINDOW, `The timestamp ${value} is ${skew} s ${direction}; at most ${toleranceSeconds} s either way is accepted (receiver time ${formatTimestamp(now)}); check the clocks (NTP)`);
   }
   return ts;

@@ -96,12 +96,17 @@ describe('timestamps', () => {
     assert.equal(formatTimestamp(Date.UTC(2026, 0, 2, 3, 4, 5)), '2026-01-02T03:04:05Z');
   });
 
-  test('the window is inclusive and reads the clock at whole seconds', () => {
-    const clock = () => Date.UTC(2026, 5, 1, 12, 2, 0) + 999;
-    assert.equal(code(() => checkTimestamp('2026-06-01T12:00:00Z', clock, 120)), 'OK');
-    assert.equal(code(() => checkTimestamp('2026-06-01T12:04:00Z', clock, 120)), 'OK');
-    assert.equal(code(() => checkTimestamp('2026-06-01T11:59:59Z', clock, 120)), 'TIMESTAMP_OUT_OF_WINDOW');
-    assert.equal(code(() => checkTimestamp('2026-06-01T12:04:01Z', clock, 120)), 'TIMESTAMP_OUT_OF_WINDOW');
+  test('the window is inclusive and exact to the millisecond (issue 39)', () => {
+    const at = (ms) => () => Date.UTC(2026, 5, 1, 12, 2, 0) + ms;
+    assert.equal(code(() => checkTimestamp('2026-06-01T12:00:00Z', at(0), 120)), 'OK');
+    assert.equal(code(() => checkTimestamp('2026-06-01T12:00:00Z', at(1), 120)), 'TIMESTAMP_OUT_OF_WINDOW');
+    assert.equal(code(() => checkTimestamp('2026-06-01T12:00:00Z', at(999), 120)), 'TIMESTAMP_OUT_OF_WINDOW');
+    assert.equal(code(() => checkTimestamp('2026-06-01T12:04:00Z', at(0), 120)), 'OK');
+    assert.equal(code(() => checkTimestamp('2026-06-01T12:04:00Z', at(-1), 120)), 'TIMESTAMP_OUT_OF_WINDOW');
+    assert.equal(code(() => checkTimestamp('2026-06-01T12:04:00Z', at(999), 120)), 'OK');
+    assert.equal(code(() => checkTimestamp('2026-06-01T11:59:30Z', at(0), 150)), 'OK');
+    assert.equal(code(() => checkTimestamp('2026-06-01T11:59:30Z', at(1), 150)), 'TIMESTAMP_OUT_OF_WINDOW');
+    assert.throws(() => checkTimestamp('2026-06-01T12:00:00Z', at(1), 120), /is 120\.001 s in the past; at most 120 s/);
   });
 });
 

@@ -307,11 +307,20 @@ describe('every failure code', () => {
     await rejectsWith(s.verifier.verify({ signature: signHook('leaf', body), certificateUrl: CERT_URL, body }), 'TIMESTAMP_MALFORMED');
   });
 
+  for (const ms of [1, 999]) {
+    test(`signature_timestamp 120 s old with the clock ${ms} ms into the second: TIMESTAMP_OUT_OF_WINDOW (exact window)`, async () => {
+      const s = setup();
+      const whole = Math.floor(s.now / 1000) * 1000;
+      s.now = whole + ms;
+      await rejectsWith(s.verifier.verify(hook(s, { at: whole - 120_000 })), 'TIMESTAMP_OUT_OF_WINDOW');
+    });
+  }
+
   for (const [offset, code] of [[120, null], [-120, null], [121, 'TIMESTAMP_OUT_OF_WINDOW'], [-121, 'TIMESTAMP_OUT_OF_WINDOW'], [3600, 'TIMESTAMP_OUT_OF_WINDOW']]) {
     test(`signature_timestamp ${offset} s from now: ${code ?? 'OK'}`, async () => {
       const s = setup();
-      s.now = Math.floor(s.now / 1000) * 1000 + 999; // the clock is read at whole seconds
-      const h = hook(s, { at: s.now - 999 + offset * 1000 });
+      s.now = Math.floor(s.now / 1000) * 1000;
+      const h = hook(s, { at: s.now + offset * 1000 });
       if (code) await rejectsWith(s.verifier.verify(h), code);
       else await s.verifier.verify(h);
     });

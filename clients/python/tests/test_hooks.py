@@ -309,10 +309,18 @@ def test_the_120_second_window_edges(ts: str, ok: bool) -> None:
         assert code_of(v, sign(body), URL, body) == FailureCode.TIMESTAMP_OUT_OF_WINDOW
 
 
-def test_the_clock_is_read_at_whole_seconds() -> None:
+def test_the_window_is_exact_to_the_millisecond() -> None:
+    # Issue 39: the clock was rounded down to whole seconds, so a timestamp 120.999 s old was accepted.
+    body = hook_body(signature_timestamp="2026-06-01T11:58:30Z")  # 120 s before NOW
+    v, _ = verifier(clock=Clock(NOW + dt.timedelta(milliseconds=1)))
+    assert code_of(v, sign(body), URL, body) == FailureCode.TIMESTAMP_OUT_OF_WINDOW
     v, _ = verifier(clock=Clock(NOW + dt.timedelta(milliseconds=999)))
-    body = hook_body(signature_timestamp="2026-06-01T11:58:30Z")  # 120 s old at whole seconds, 120.999 s otherwise
-    v.verify(sign(body), URL, body)
+    assert code_of(v, sign(body), URL, body) == FailureCode.TIMESTAMP_OUT_OF_WINDOW
+    ahead = hook_body(signature_timestamp="2026-06-01T12:02:30Z")  # 120 s after NOW
+    v, _ = verifier(clock=Clock(NOW - dt.timedelta(milliseconds=1)))
+    assert code_of(v, sign(ahead), URL, ahead) == FailureCode.TIMESTAMP_OUT_OF_WINDOW
+    v, _ = verifier(clock=Clock(NOW + dt.timedelta(milliseconds=999)))
+    v.verify(sign(ahead), URL, ahead)  # 119.001 s ahead
 
 
 @pytest.mark.parametrize(

@@ -45,3 +45,18 @@ def test_malformed(value: str | None) -> None:
     with pytest.raises(VerificationError) as e:
         parse_timestamp(value)
     assert e.value.code == FailureCode.TIMESTAMP_MALFORMED
+
+
+@pytest.mark.parametrize("tolerance", [120, 150])
+def test_the_window_is_exact_to_the_millisecond(tolerance: int) -> None:
+    now = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.timezone.utc)
+    old = format_timestamp(now - dt.timedelta(seconds=tolerance))
+    check_window(old, now, tolerance)
+    with pytest.raises(VerificationError) as e:
+        check_window(old, now + dt.timedelta(milliseconds=1), tolerance)
+    assert e.value.code == FailureCode.TIMESTAMP_OUT_OF_WINDOW
+    assert f"is {tolerance}.001 s in the past; at most {tolerance} s" in str(e.value)
+    ahead = format_timestamp(now + dt.timedelta(seconds=tolerance))
+    check_window(ahead, now, tolerance)
+    with pytest.raises(VerificationError):
+        check_window(ahead, now - dt.timedelta(milliseconds=1), tolerance)

@@ -61,17 +61,28 @@ def format_timestamp(when: _dt.datetime) -> str:
 
 
 def check_window(value: str | None, now: _dt.datetime, tolerance_seconds: int) -> int:
-    """Check that ``value`` parses and lies within ``tolerance_seconds`` of ``now`` (truncated to whole seconds), in
-    either direction; exactly the tolerance is accepted. Returns the timestamp as epoch seconds."""
+    """Check that ``value`` parses and lies within ``tolerance_seconds`` of ``now``, in either direction, exact to the
+    millisecond: exactly the tolerance is accepted, the tolerance and 1 ms is refused (``now`` keeps its fraction; it
+    used to be rounded down to whole seconds, which let up to 0.999 s more through). Returns the timestamp as epoch
+    seconds."""
     ts = parse_timestamp(value)
-    now_s = int(now.timestamp() // 1)
-    skew = abs(now_s - ts)
-    if skew > tolerance_seconds:
-        direction = "in the past" if ts < now_s else "in the future"
-        server = _dt.datetime.fromtimestamp(now_s, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now_ms = _millis(now)
+    skew_ms = abs(now_ms - ts * 1000)
+    if skew_ms > tolerance_seconds * 1000:
+        direction = "in the past" if ts * 1000 < now_ms else "in the future"
+        server = _dt.datetime.fromtimestamp(now_ms // 1000, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        skew = str(skew_ms // 1000) if skew_ms % 1000 == 0 else f"{skew_ms // 1000}.{skew_ms % 1000:03d}"
         raise VerificationError(
             FailureCode.TIMESTAMP_OUT_OF_WINDOW,
             f"The timestamp {value} is {skew} s {direction}; at most {tolerance_seconds} s either way is accepted "
             f"(server time {server}); sync the clock (NTP) and sign just before sending",
         )
     return ts
+
+
+def _millis(when: _dt.datetime) -> int:
+    """Epoch milliseconds of a datetime, exactly (no float rounding), the sub-millisecond part dropped."""
+    if when.tzinfo is None:
+        when = when.astimezone()  # a naive one is local time, as datetime.timestamp() takes it
+    delta = when - _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+    return (delta.days * 86400 + delta.seconds) * 1000 + delta.microseconds // 1000

@@ -19,8 +19,9 @@ import com.convplatform.crypto.VerificationException;
 
 /**
  * The freshness check of spec 5.1 step 4 and 5.2 step 5: a strict {@code YYYY-MM-DDThh:mm:ssZ} timestamp must lie
- * within N seconds of the clock, in either direction. The boundary is inside: a difference of exactly N seconds is
- * accepted, N + 1 is refused. The clock is truncated to whole seconds first, as the format has no fraction.
+ * within N seconds of the clock, in either direction. The boundary is inside and exact to the millisecond: a difference
+ * of exactly N seconds is accepted, N seconds and 1 millisecond is refused. The clock is read as it is, with its
+ * fraction (it used to be rounded down to whole seconds, which let a timestamp up to N + 0.999 s old through).
  */
 public final class TimestampWindow {
     /** Spec 5.1 and section 8: management requests. */
@@ -77,17 +78,26 @@ public final class TimestampWindow {
      */
     public Instant check(String value) throws VerificationException {
         Instant ts = parse(value);
-        // The format has whole seconds, so the clock is read at whole seconds too.
-        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        // Exact to the millisecond: the clock keeps its fraction, so 150.001 s is more than 150 s.
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Duration skew = Duration.between(ts, now).abs();
         if (skew.compareTo(tolerance) > 0) {
             String direction = ts.isBefore(now) ? "in the past" : "in the future";
             throw new VerificationException(TIMESTAMP_OUT_OF_WINDOW,
-                    "The timestamp " + value + " is " + skew.toSeconds() + " s " + direction + "; at most "
+                    "The timestamp " + value + " is " + seconds(skew) + " s " + direction + "; at most "
                             + tolerance.toSeconds() + " s either way is accepted (server time " + format(now)
                             + "); sync the clock (NTP) and sign just before sending");
         }
         return ts;
+    }
+
+    /** Whole seconds as such (151), otherwise with the milliseconds (150.001). */
+    private static String seconds(Duration d) {
+        long millis = d.toMillis();
+        return millis % 1000 == 0
+                ? Long.toString(millis / 1000)
+                : String.format(java.util.Locale.ROOT, "%d.%03d",
+                        millis / 1000, millis % 1000);
     }
 
     public Duration tolerance() {

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
 
-/** Issue 2, rule f: the strict format and the inclusive whole-second window, against a fixed clock. */
+/** Issue 2, rule f: the strict format and the inclusive window, exact to the millisecond, against a fixed clock. */
 class TimestampWindowTest {
     static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
     static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
@@ -116,14 +116,31 @@ class TimestampWindowTest {
     }
 
     @Test
-    void theClockIsReadInWholeSeconds() throws Exception {
-        // 10:00:00.999 counts as 10:00:00: the format has no fraction, so neither does the comparison
-        Clock late = Clock.fixed(NOW.plusMillis(999), ZoneOffset.UTC);
-        TimestampWindow w = new TimestampWindow(TimestampWindow.MANAGEMENT, late);
-        w.check(TimestampWindow.format(NOW.minusSeconds(150)));
-        w.check(TimestampWindow.format(NOW.plusSeconds(150)));
-        assertThrows(VerificationException.class, () -> w.check(TimestampWindow.format(NOW.plusSeconds(151))));
-        assertThrows(VerificationException.class, () -> w.check(TimestampWindow.format(NOW.minusSeconds(151))));
+    void theWindowIsExactToTheMillisecond() throws Exception {
+        // Issue 39: the clock used to be rounded down to whole seconds, so 150.999 s old was accepted.
+        for (Duration window : new Duration[]{TimestampWindow.MANAGEMENT, TimestampWindow.HOOK}) {
+            long n = window.toSeconds();
+            Instant ts = NOW.minusSeconds(n);
+            new TimestampWindow(window, Clock.fixed(NOW, ZoneOffset.UTC)).check(TimestampWindow.format(ts));
+            VerificationException past = assertThrows(VerificationException.class,
+                    () -> new TimestampWindow(window, Clock.fixed(NOW.plusMillis(1), ZoneOffset.UTC))
+                            .check(TimestampWindow.format(ts)));
+            assertEquals(FailureCode.TIMESTAMP_OUT_OF_WINDOW, past.code());
+            assertTrue(past.getMessage().contains(n + ".001 s in the past; at most " + n + " s"), past.getMessage());
+            Instant ahead = NOW.plusSeconds(n);
+            new TimestampWindow(window, Clock.fixed(NOW, ZoneOffset.UTC)).check(TimestampWindow.format(ahead));
+            VerificationException future = assertThrows(VerificationException.class,
+                    () -> new TimestampWindow(window, Clock.fixed(NOW.minusMillis(1), ZoneOffset.UTC))
+                            .check(TimestampWindow.format(ahead)));
+            assertTrue(future.getMessage().contains(n + ".001 s in the future"), future.getMessage());
+        }
+        // a clock 999 ms into the second: the timestamp 150 s before that second is 150.999 s old
+        TimestampWindow late = new TimestampWindow(TimestampWindow.MANAGEMENT,
+                Clock.fixed(NOW.plusMillis(999), ZoneOffset.UTC));
+        assertThrows(VerificationException.class, () -> late.check(TimestampWindow.format(NOW.minusSeconds(150))));
+        late.check(TimestampWindow.format(NOW.minusSeconds(149)));
+        late.check(TimestampWindow.format(NOW.plusSeconds(150))); // 149.001 s ahead
+        assertThrows(VerificationException.class, () -> late.check(TimestampWindow.format(NOW.plusSeconds(151))));
     }
 
     @Test

@@ -18,4 +18,8 @@ public class Account extends PanacheEntityBase {
     public String webhookUrl;
     public Instant createdAt;
     public boolean requireSha256;
+    /** When it was disabled; null while enabled. */
+    public Instant disabledAt;
+    /** Tokens issued before this are refused (README, Revocation); kept when enabled again. */
+    public Instant tokensIssuedBefore;
 }

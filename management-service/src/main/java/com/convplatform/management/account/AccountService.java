@@ -122,6 +122,61 @@ public class AccountService {
         return AccountView.of(a);
     }
 
+    /**
+     * Disables or enables an account; disabling again keeps the first date. The first disable sets
+     * tokens_issued_before to the whole second after it (a token's iat has whole seconds), which enabling keeps.
+     */
+    @Transactional
+    public AccountView setDisabled(String accountId, boolean disabled) {
+        Account a = Account.<Account>findByIdOptional(accountId, LockModeType.PESSIMISTIC_WRITE)
+                .orElseThrow(() -> new ApiException(404, "ACCOUNT_NOT_FOUND", "No account " + accountId));
+        if (disabled && a.disabledAt == null) {
+            a.disabledAt = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS); // as stored, and shown
+            a.tokensIssuedBefore = later(a.tokensIssuedBefore, nextSecond(a.disabledAt));
+        } else if (!disabled) {
+            a.disabledAt = null;
+        }
+        return AccountView.of(a);
+    }
+
+    /** The same for one client of the account (404 CLIENT_NOT_FOUND for a client of another account). */
+    @Transactional
+    public ClientView setClientDisabled(String accountId, String clientId, boolean disabled) {
+        account(accountId);
+        Client c = Client.<Client>findByIdOptional(clientId, LockModeType.PESSIMISTIC_WRITE)
+                .filter(x -> x.accountId.equals(accountId))
+                .orElseThrow(() -> new ApiException(404, "CLIENT_NOT_FOUND",
+                        "Account " + accountId + " has no client " + AccountViews.abbreviate(clientId, 80)));
+        if (disabled && c.disabledAt == null) {
+            c.disabledAt = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+            c.tokensIssuedBefore = later(c.tokensIssuedBefore, nextSecond(c.disabledAt));
+        } else if (!disabled) {
+            c.disabledAt = null;
+        }
+        return ClientView.of(c);
+    }
+
+    /** The whole second after {@code t}: every token issued at or before t has an iat before it. */
+    public static java.time.Instant nextSecond(java.time.Instant t) {
+        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(1);
+    }
+
+    private static java.time.Instant later(java.time.Instant a, java.time.Instant b) {
+        return a == null || b.isAfter(a) ? b : a;
+    }
+
+    /** Read from the database on every call (by primary key), so a disable through any replica applies at once. */
+    public boolean accountDisabled(String accountId) {
+        return SqlExists.exists(dataSource, "whether the account is disabled",
+                "select 1 from account where id = ? and disabled_at is not null", accountId);
+    }
+
+    /** The same for a client. */
+    public boolean clientDisabled(String clientId) {
+        return SqlExists.exists(dataSource, "whether the client is disabled",
+                "select 1 from client where id = ? and disabled_at is not null", clientId);
+    }
+
     /** Read from the database on every call (by primary key), so a change through any replica applies at once. */
     public boolean requiresSha256(String accountId) {
         return SqlExists.exists(dataSource, "the account's SHA-256 requirement",

@@ -12,6 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.support.audit.AuditTarget;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** The API shapes of accounts, clients and certificates; entities never leave the service. */
@@ -24,6 +25,8 @@ public final class AccountViews {
     }
 
     static final String INVALID_NAME = "INVALID_NAME: name must be 1 to 200 characters";
+    static final String DISABLED_AT = "When an operator disabled it (POST .../disable); null while enabled. A"
+            + " disabled account or client gets no token and its tokens are refused through the revocation list";
     static final String REQUIRE_SHA256 = "true: the account's signed requests must carry a valid Signature-256"
             + " (SHA256withRSA or SHA256withECDSA over the body); one with Signature (SHA-1) only is refused with"
             + " SIGNATURE_256_REQUIRED. false (the default): Signature, Signature-256 or both";
@@ -55,14 +58,18 @@ public final class AccountViews {
             @Schema(example = "4242") String businessId,
             @Schema(example = "https://acme.example/hooks") String webhookUrl,
             @Schema(example = "2026-09-01T08:00:00Z") Instant createdAt,
-            @Schema(description = REQUIRE_SHA256) boolean requireSha256) implements AuditTarget {
+            @Schema(description = REQUIRE_SHA256) boolean requireSha256,
+            @Schema(description = DISABLED_AT, example = "2026-11-29T10:00:00Z") Instant disabledAt)
+            implements
+                AuditTarget {
         @Override
         public String auditTarget() {
             return "account_id=" + accountId;
         }
 
         static AccountView of(Account a) {
-            return new AccountView(a.id, a.name, a.fqdn, a.businessId, a.webhookUrl, a.createdAt, a.requireSha256);
+            return new AccountView(a.id, a.name, a.fqdn, a.businessId, a.webhookUrl, a.createdAt, a.requireSha256,
+                    a.disabledAt);
         }
     }
 
@@ -90,8 +97,11 @@ public final class AccountViews {
         }
     }
 
+    /** In the operator API with disabled_at when disabled; the signed client enumeration (spec 4.2) never has it. */
     public record ClientView(@Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
-            @Schema(example = "support-bot") String name, @Schema(example = "2026-11-25T10:00:00Z") Instant createdAt)
+            @Schema(example = "support-bot") String name, @Schema(example = "2026-11-25T10:00:00Z") Instant createdAt,
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(description = "Operator API only, and only while the"
+                    + " client is disabled: " + DISABLED_AT, example = "2026-11-29T10:00:00Z") Instant disabledAt)
             implements
                 AuditTarget {
         @Override
@@ -100,7 +110,12 @@ public final class AccountViews {
         }
 
         static ClientView of(Client c) {
-            return new ClientView(c.id, c.name, c.createdAt);
+            return new ClientView(c.id, c.name, c.createdAt, c.disabledAt);
+        }
+
+        /** The shape of spec 4.2. */
+        public ClientView forEnumeration() {
+            return new ClientView(clientId, name, createdAt, null);
         }
     }
 

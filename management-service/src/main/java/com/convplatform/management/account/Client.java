@@ -15,4 +15,8 @@ public class Client extends PanacheEntityBase {
     public String accountId;
     public String name;
     public Instant createdAt;
+    /** When it was disabled; null while enabled. */
+    public Instant disabledAt;
+    /** Tokens issued before this are refused (README, Revocation); kept when enabled again. */
+    public Instant tokensIssuedBefore;
 }

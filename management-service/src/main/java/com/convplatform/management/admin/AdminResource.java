@@ -134,6 +134,50 @@ public class AdminResource {
     }
 
     @POST
+    @Path("/accounts/{accountId}/disable")
+    @Consumes(MediaType.WILDCARD) // no body
+    @Operation(summary = "Disable an account: no token or client list for it, and its tokens are refused within"
+            + " seconds through the revocation list (GET /internal/v1/revocations); disabling again keeps the date")
+    @APIResponse(responseCode = "200", description = "The account, with disabled_at")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public AccountView disableAccount(@PathParam("accountId") String accountId) {
+        return accounts.setDisabled(accountId, true);
+    }
+
+    @POST
+    @Path("/accounts/{accountId}/enable")
+    @Consumes(MediaType.WILDCARD) // no body
+    @Operation(summary = "Enable a disabled account: new tokens are issued again; tokens issued before it was"
+            + " disabled stay refused until they expire")
+    @APIResponse(responseCode = "200", description = "The account, disabled_at null")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT)
+    public AccountView enableAccount(@PathParam("accountId") String accountId) {
+        return accounts.setDisabled(accountId, false);
+    }
+
+    @POST
+    @Path("/accounts/{accountId}/clients/{clientId}/disable")
+    @Consumes(MediaType.WILDCARD) // no body
+    @Operation(summary = "Disable a client: no token for it, and its tokens are refused within seconds through the"
+            + " revocation list; disabling again keeps the date")
+    @APIResponse(responseCode = "200", description = "The client, with disabled_at")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT + "; CLIENT_NOT_FOUND: the account has no such client")
+    public ClientView disableClient(@PathParam("accountId") String accountId, @PathParam("clientId") String clientId) {
+        return accounts.setClientDisabled(accountId, clientId, true);
+    }
+
+    @POST
+    @Path("/accounts/{accountId}/clients/{clientId}/enable")
+    @Consumes(MediaType.WILDCARD) // no body
+    @Operation(summary = "Enable a disabled client: tokens are issued again; those issued before it was disabled stay"
+            + " refused until they expire")
+    @APIResponse(responseCode = "200", description = "The client, without disabled_at")
+    @APIResponse(responseCode = "404", description = NO_ACCOUNT + "; CLIENT_NOT_FOUND: the account has no such client")
+    public ClientView enableClient(@PathParam("accountId") String accountId, @PathParam("clientId") String clientId) {
+        return accounts.setClientDisabled(accountId, clientId, false);
+    }
+
+    @POST
     @Path("/accounts/{accountId}/clients")
     @ResponseStatus(201)
     @Operation(summary = "Add a client to an account; its client_id is what tokens are issued for")

@@ -41,12 +41,20 @@ public interface ManagementConfig {
     int timestampToleranceSeconds();
 
     interface RateLimit {
-        /** Signed requests per window from one source address (0: no limit). */
+        /**
+         * Refused signed requests per window from one source (an IPv4 address, an IPv6 /64); past it the source's
+         * requests are refused before any work (0: no limit).
+         */
+        @WithDefault("20")
+        @PositiveOrZero
+        int failuresPerSource();
+
+        /** Signed requests per window from one source: an IPv4 address, an IPv6 /64 (0: no limit). */
         @WithDefault("60")
         @PositiveOrZero
         int perSource();
 
-        /** Signed requests per window naming one account, from all sources (0: no limit). */
+        /** Verified signed requests per window for one account, from all sources (0: no limit). */
         @WithDefault("120")
         @PositiveOrZero
         int perAccount();

@@ -30,6 +30,10 @@ public class ManagementConfigChecks {
                 .positive("management.cert-fetch.total-timeout", fetch.totalTimeout())
                 .positive("management.cert-fetch.cache-max-age", fetch.cacheMaxAge())
                 .notNegative("management.cert-fetch.failure-memory", fetch.failureMemory());
+        checks.require(config.jwt().lifetime().compareTo(Duration.ofHours(1)) <= 0,
+                "management.jwt.lifetime (" + config.jwt().lifetime() + ") must be at most PT1H: a token outlives a"
+                        + " disable or a block by at most its lifetime where nothing polls the revocation list",
+                "management.jwt.lifetime");
         checks.require(config.rateLimit().window().compareTo(Duration.ofSeconds(1)) >= 0,
                 "management.rate-limit.window (" + config.rateLimit().window() + ") must be at least 1 s",
                 "management.rate-limit.window");

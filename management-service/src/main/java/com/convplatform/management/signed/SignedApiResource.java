@@ -40,21 +40,20 @@ import io.vertx.core.net.SocketAddress;
 @APIResponse(responseCode = "400", description = SignedApiResource.REFUSALS)
 @APIResponse(responseCode = "413", description = "BODY_TOO_LARGE: management requests are small JSON objects (64 KiB)")
 @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json")
-@APIResponse(responseCode = "429", description = "RATE_LIMITED: too many signed requests from this address or for this"
-        + " account in the last minute; send the request again after Retry-After seconds")
+@APIResponse(responseCode = "429", description = "RATE_LIMITED: too many signed requests, or refused ones, from this"
+        + " source, or too many verified ones for this account, in the last minute; send the request again after"
+        + " Retry-After seconds")
 @APIResponse(responseCode = "503", description = "CERT_FETCH_BUSY: downloads from the chain URL's host are already running"
         + " at the most allowed at once, or the account's chain-download budget is used up; send the request again"
         + " after Retry-After seconds")
 public class SignedApiResource {
-    static final String REFUSALS = "Verification failed (spec 5.1), in its order: CERT_HEADERS, CERT_URL_MALFORMED,"
-            + " CERT_URL_SCHEME, CERT_URL_HOST, CERT_URL_PATH, CERT_URL_PORT, CERT_FETCH_FAILED, CERT_MALFORMED,"
-            + " CERT_UNKNOWN, CERT_NOT_YET_VALID, CERT_EXPIRED, CERT_NAME_MISMATCH, CERT_UNTRUSTED,"
-            + " CERT_CHAIN_INVALID, CERT_KEY_UNSUPPORTED, SIGNATURE_MALFORMED, SIGNATURE_MISMATCH (of Signature or"
-            + " Signature-256: the message names the header),"
-            + " TIMESTAMP_MALFORMED, TIMESTAMP_OUT_OF_WINDOW; or the body: MALFORMED_JSON, MISSING_FIELD,"
-            + " UNKNOWN_ACCOUNT; SIGNATURE_256_REQUIRED (the account requires Signature-256 and the request has"
-            + " none; checked before the certificate); or CERT_BLOCKED (a certificate of the chain is blocked by the"
-            + " operator)";
+    static final String REFUSALS = "In the order of the checks: the body (MALFORMED_JSON, MISSING_FIELD), the certificate"
+            + " headers (CERT_HEADERS, CERT_URL_MALFORMED, CERT_URL_SCHEME, CERT_URL_HOST, CERT_URL_PATH,"
+            + " CERT_URL_PORT); then NOT_AUTHENTICATED: no account has the fqdn, or no valid signature by a certificate"
+            + " of the account (the reason is not told, so that nobody learns which FQDNs are customers'; the"
+            + " operator finds it by X-Request-Id); once the signature verified: TIMESTAMP_MALFORMED,"
+            + " TIMESTAMP_OUT_OF_WINDOW, CERT_BLOCKED (a certificate of the chain is blocked by the operator),"
+            + " SIGNATURE_256_REQUIRED (the account requires Signature-256 and the request has none)";
     private static final String SIGNATURE = "Base64 of the SHA1withRSA or SHA1withECDSA signature over the exact"
             + " body bytes (spec 5.1). Send it, Signature-256, or both; an account that requires SHA-256 may leave it"
             + " out";
@@ -102,7 +101,8 @@ public class SignedApiResource {
     @Operation(summary = "Issue a JWT for a client (spec 4.1)")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
-    @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
+    @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's;"
+            + " ACCOUNT_DISABLED, CLIENT_DISABLED: disabled by the platform operator")
     public Uni<TokenResponse> issue(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
         String source = source(request);
         return onWorker(() -> service.issueToken(body, headers, source));
@@ -113,7 +113,8 @@ public class SignedApiResource {
     @Operation(summary = "Issue a JWT for a client (the same operation under the spec's other path)")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
-    @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's")
+    @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's;"
+            + " ACCOUNT_DISABLED, CLIENT_DISABLED: disabled by the platform operator")
     public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
         return issue(body, headers, request);
     }
@@ -123,6 +124,7 @@ public class SignedApiResource {
     @Operation(summary = "List the account's clients (spec 4.2)")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClientListRequest.class)))
     @APIResponse(responseCode = "200", description = "The account's clients", content = @Content(schema = @Schema(implementation = ClientList.class)))
+    @APIResponse(responseCode = "403", description = "ACCOUNT_DISABLED: the account is disabled by the platform operator")
     public Uni<ClientList> clients(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
         String source = source(request);
         return onWorker(() -> service.listClients(body, headers, source));

@@ -1,18 +1,25 @@
 package com.convplatform.management.signed;
 
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
 
 import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
+import com.convplatform.crypto.url.ManagementCertUrlRule;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews;
 import com.convplatform.management.account.AccountViews.ClientList;
+import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.block.CertificateBlocks;
 import com.convplatform.management.signed.SignedApiResource.Headers;
 import com.convplatform.management.token.TokenService;
@@ -32,6 +39,7 @@ import io.micrometer.core.instrument.Timer;
 /** The signed management operations (spec 4.1, 4.2, 5.1); nothing is written before verification succeeds. */
 @ApplicationScoped
 public class SignedRequestService {
+    private static final Logger LOG = Logger.getLogger(SignedRequestService.class);
     private static final int MAX_BODY = 64 * 1024;
     /** A busy certificate host's downloads end within 5 s. */
     private static final int BUSY_RETRY_AFTER_SECONDS = 5;
@@ -70,73 +78,153 @@ public class SignedRequestService {
                     + " does not belong to the account of " + v.account.fqdn()
                     + "; list the account's clients with the client enumeration operation");
         }
-        TokenResponse token = tokens.issue(clientId, v.account.id(), v.account.businessId());
+        if (accounts.clientDisabled(clientId)) {
+            throw refuse(403, "CLIENT_DISABLED", "The client " + clientId + " is disabled by the platform operator:"
+                    + " it gets no token, and the tokens it has are refused; ask the operator");
+        }
+        TokenResponse token = tokens.issue(clientId, v.account.id(), v.account.businessId(), v.certSha256);
         tokensIssued.increment();
         return token;
     }
 
     public ClientList listClients(byte[] body, Headers headers, String source) {
         Verified v = verify(body, headers, source, false);
-        return new ClientList(accounts.clients(v.account.id()));
+        return new ClientList(accounts.clients(v.account.id()).stream().map(ClientView::forEnumeration).toList());
     }
 
-    private record Verified(AccountService.Signer account, JsonNode json) {
+    private record Verified(AccountService.Signer account, JsonNode json, String certSha256) {
     }
+
+    /** The one refusal for an unknown FQDN and for a known one without a valid signature (README, Errors). */
+    static final String NOT_AUTHENTICATED = "NOT_AUTHENTICATED";
+    /** The verifier's codes that an unauthenticated request may see: they depend on the request alone. */
+    private static final Set<FailureCode> SAID = EnumSet.of(FailureCode.CERT_HEADERS, FailureCode.CERT_URL_MALFORMED,
+            FailureCode.CERT_URL_SCHEME, FailureCode.CERT_URL_HOST, FailureCode.CERT_URL_PATH,
+            FailureCode.CERT_URL_PORT, FailureCode.TIMESTAMP_MALFORMED, FailureCode.TIMESTAMP_OUT_OF_WINDOW);
 
     private Verified verify(byte[] in, Headers h, String source, boolean needsClient) {
         limits.checkSource(source);
+        try {
+            return verifyFrom(in, h, source, needsClient);
+        } catch (Refused e) {
+            limits.failed(source);
+            throw e.exception;
+        }
+    }
+
+    /** A refusal before the request verified: spent from the source's refusal budget. */
+    private static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient ApiException exception;
+
+        Refused(ApiException exception) {
+            super(null, null, false, false);
+            this.exception = exception;
+        }
+    }
+
+    private Verified verifyFrom(byte[] in, Headers h, String source, boolean needsClient) {
         if (h.contentType() == null || !h.contentType().toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            throw refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json");
+            throw new Refused(refuse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json"));
         }
         byte[] body = in == null ? new byte[0] : in;
         if (body.length > MAX_BODY) {
-            throw new ApiException(413, "BODY_TOO_LARGE",
-                    "The body is larger than " + MAX_BODY + " bytes; management requests are small JSON objects");
+            throw new Refused(new ApiException(413, "BODY_TOO_LARGE",
+                    "The body is larger than " + MAX_BODY + " bytes; management requests are small JSON objects"));
         }
         JsonNode json;
         try {
             json = STRICT.readTree(body);
         } catch (JsonProcessingException e) {
-            throw refuse(400, "MALFORMED_JSON", "The body is not one valid JSON object (duplicate keys and data after"
-                    + " it are refused too): " + e.getOriginalMessage());
+            throw new Refused(refuse(400, "MALFORMED_JSON", "The body is not one valid JSON object (duplicate keys and"
+                    + " data after it are refused too): " + e.getOriginalMessage()));
         } catch (IOException e) {
-            throw refuse(400, "MALFORMED_JSON", "The body is not valid JSON");
+            throw new Refused(refuse(400, "MALFORMED_JSON", "The body is not valid JSON"));
         }
         if (json == null || !json.isObject()) {
-            throw refuse(400, "MALFORMED_JSON", "The body must be one JSON object");
+            throw new Refused(refuse(400, "MALFORMED_JSON", "The body must be one JSON object"));
         }
         for (String field : needsClient ? List.of("client_id", "fqdn", "timestamp") : List.of("fqdn", "timestamp")) {
             if (!json.hasNonNull(field) || !json.get(field).isTextual() || json.get(field).asText().isEmpty()) {
-                throw refuse(400, "MISSING_FIELD", "The body needs the string field '" + field + "'");
+                throw new Refused(refuse(400, "MISSING_FIELD", "The body needs the string field '" + field + "'"));
             }
         }
         String fqdn = json.get("fqdn").asText();
-        AccountService.Signer account = accounts.byFqdn(fqdn).orElseThrow(() -> refuse(400, "UNKNOWN_ACCOUNT",
-                "No account is registered for the FQDN '" + AccountViews.abbreviate(fqdn, 80) + "'"));
-        limits.checkAccount(account.fqdn());
-        // The account's policy, before any certificate work: a request it will refuse costs no chain download.
-        if (h.signature256() == null && accounts.requiresSha256(account.id())) {
+        Optional<AccountService.Signer> known = accounts.byFqdn(fqdn);
+        String name = known.map(AccountService.Signer::fqdn).orElse(fqdn.toLowerCase(Locale.ROOT));
+        var request = new ManagementRequestVerifier.Request(body, name, json.get("timestamp").asText(), h.signature(),
+                h.certChainUrl(), h.certUuid(), h.signature256());
+        if (known.isEmpty()) {
+            throw new Refused(unknownAccount(request));
+        }
+        AccountService.Signer account = known.get();
+        Timer.Sample verification = Timer.start(metrics);
+        ManagementRequestVerifier.Verified verified;
+        try {
+            verified = verifier.verify(request, uuid -> accounts.activeCertificate(account.id(), uuid));
+        } catch (VerificationException e) {
+            throw new Refused(refusal(e));
+        } finally {
+            verification.stop(verificationTimer);
+        }
+        // Authentic from here on: the account's policies, blocks and budget may be told.
+        blocks.check(verified.chain());
+        limits.verified(name, verified.certificateSource()); // a chain URL that verified: known-good from now on
+        if (!verified.sha256() && accounts.requiresSha256(account.id())) {
             throw refuse(400, "SIGNATURE_256_REQUIRED", "The account of " + account.fqdn() + " requires SHA-256"
                     + " signatures: send " + ManagementHeaders.SIGNATURE_256 + " (SHA256withRSA or SHA256withECDSA over"
                     + " the exact body bytes, Base64), with or without " + ManagementHeaders.SIGNATURE);
         }
-        var request = new ManagementRequestVerifier.Request(body, account.fqdn(), json.get("timestamp").asText(),
-                h.signature(), h.certChainUrl(), h.certUuid(), h.signature256());
-        Timer.Sample verification = Timer.start(metrics);
-        try {
-            ManagementRequestVerifier.Verified verified = verifier.verify(request,
-                    uuid -> accounts.activeCertificate(account.id(), uuid));
-            blocks.check(verified.chain());
-            metrics.counter("management.signed.accepted", "signatures",
-                    verified.sha256() ? (verified.algorithms().size() == 2 ? "both" : "sha256") : "sha1").increment();
-        } catch (VerificationException e) {
-            // a busy certificate host is not the request's fault: the same request may succeed later
-            boolean busy = e.code() == FailureCode.CERT_FETCH_BUSY;
-            throw refuse(busy ? 503 : 400, e.code().name(), e.getMessage(), busy ? BUSY_RETRY_AFTER_SECONDS : 0);
-        } finally {
-            verification.stop(verificationTimer);
+        limits.checkAccount(account.fqdn());
+        if (accounts.accountDisabled(account.id())) {
+            throw refuse(403, "ACCOUNT_DISABLED", "The account of " + account.fqdn() + " is disabled by the platform"
+                    + " operator: it gets no token or client list, and its tokens are refused; ask the operator");
         }
-        return new Verified(account, json);
+        metrics.counter("management.signed.accepted", "signatures",
+                verified.sha256() ? (verified.algorithms().size() == 2 ? "both" : "sha256") : "sha1").increment();
+        return new Verified(account, json, AccountService.fingerprint(verified.chain().leaf()));
+    }
+
+    /**
+     * An unknown FQDN gets what a known one without a valid signature gets: the checks of the request alone (the
+     * certificate headers, the chain URL's form, the download budget of its FQDN), then NOT_AUTHENTICATED. Nothing is
+     * downloaded for it.
+     */
+    private ApiException unknownAccount(ManagementRequestVerifier.Request request) {
+        boolean hasUrl = request.certChainUrl() != null && !request.certChainUrl().isEmpty();
+        boolean hasUuid = request.certUuid() != null && !request.certUuid().isEmpty();
+        try {
+            if (hasUrl == hasUuid) {
+                verifier.verify(request, uuid -> Optional.empty()); // refuses CERT_HEADERS before any other work
+            }
+            if (hasUrl) {
+                limits.checkUnknownDownload(request.fqdn(), new ManagementCertUrlRule(request.fqdn())
+                        .check(request.certChainUrl()));
+            }
+            throw new VerificationException(FailureCode.CERT_UNKNOWN, "no account has the FQDN");
+        } catch (VerificationException e) {
+            return refusal(e);
+        }
+    }
+
+    private ApiException refusal(VerificationException e) {
+        // a busy certificate host is not the request's fault: the same request may succeed later
+        if (e.code() == FailureCode.CERT_FETCH_BUSY) {
+            return refuse(503, e.code().name(), e.getMessage(), BUSY_RETRY_AFTER_SECONDS);
+        }
+        if (SAID.contains(e.code())) {
+            return refuse(400, e.code().name(), e.getMessage());
+        }
+        // The reason stays here (log and metric by its code), where the operator can tell it by the request id.
+        metrics.counter("management.signed.unauthenticated", "reason", e.code().name()).increment();
+        LOG.infof("Signed request not authenticated: %s", e.code());
+        return refuse(400, NOT_AUTHENTICATED, "The request could not be authenticated: no account has the body's"
+                + " fqdn, or the request carries no valid"
+                + " signature (Signature and/or Signature-256) by a certificate of the account (the chain could not be downloaded or validated, the"
+                + " certificate is unknown, revoked, expired or not for this FQDN, or a signature does not verify over"
+                + " the exact body bytes). Which one is not said, so that nobody can learn whether an FQDN is a"
+                + " customer's: check your chain and signature with platform-cli (check-chain, sign, request), or give"
+                + " the platform operator the X-Request-Id of this answer");
     }
 
     private ApiException refuse(int status, String code, String message) {

@@ -158,7 +158,13 @@ public class TokenService {
         }
     }
 
-    public TokenResponse issue(String clientId, String accountId, String businessId) {
+    /**
+     * A token for the client.
+     *
+     * @param certSha256 the SHA-256 of the signing certificate's DER (lower-case hex), the claim cert_sha256 that the
+     *        revocation list's certificate entries match
+     */
+    public TokenResponse issue(String clientId, String accountId, String businessId, String certSha256) {
         SigningKey key = current;
         long now = clock.instant().getEpochSecond();
         long lifetime = config.jwt().lifetime().toSeconds();
@@ -169,6 +175,7 @@ public class TokenService {
         claims.setClaim("client_id", clientId);
         claims.setClaim("account_id", accountId);
         claims.setClaim("business_id", businessId);
+        claims.setClaim("cert_sha256", certSha256);
         claims.setIssuedAt(NumericDate.fromSeconds(now));
         claims.setExpirationTime(NumericDate.fromSeconds(now + lifetime));
         claims.setJwtId(UUID.randomUUID().toString());

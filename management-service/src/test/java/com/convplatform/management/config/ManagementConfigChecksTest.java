@@ -50,6 +50,14 @@ class ManagementConfigChecksTest {
     }
 
     @Test
+    void theTokenLifetimeIsAtMostAnHour() {
+        assertEquals(List.of("management.jwt.lifetime (PT1H0.001S) must be at most PT1H: a token outlives a disable"
+                + " or a block by at most its lifetime where nothing polls the revocation list"),
+                problems("management.jwt.lifetime", "PT1H0.001S"));
+        assertEquals(List.of(), problems("management.jwt.lifetime", "PT1H"));
+    }
+
+    @Test
     void periodsAndTimeOutsArePositiveAndTheFailureMemoryNotNegative() {
         assertEquals(List.of("management.jwt.lifetime (PT0S) must be longer than zero"),
                 problems("management.jwt.lifetime", "0s"));

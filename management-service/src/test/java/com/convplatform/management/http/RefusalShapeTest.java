@@ -224,7 +224,7 @@ class RefusalShapeTest {
                 .body("paths.'/platform/management/token/issue'.post.parameters.name", org.hamcrest.Matchers
                         .hasItems("Signature", "SignatureCertChainUrl", "SignatureCertUUID"))
                 .body("paths.'/platform/management/token/issue'.post.responses.'400'.description",
-                        containsString("SIGNATURE_MISMATCH"))
+                        containsString("NOT_AUTHENTICATED"))
                 // real values in Swagger UI's examples, and only one of the two certificate headers filled in
                 .body("components.schemas.TokenResponse.properties.access_token.examples[0]", startsWith("eyJ"))
                 .body("paths.'/platform/management/token/issue'.post.parameters.find { it.name == 'SignatureCertChainUrl' }"

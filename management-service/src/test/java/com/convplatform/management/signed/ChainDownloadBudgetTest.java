@@ -46,10 +46,10 @@ class ChainDownloadBudgetTest {
         String missing = "/client.api/missing.pem";
         int before = ClientPkiResource.server.hits(missing);
         refused(send(TOKEN, tokenBody(clientId, now()), key, "https://" + FQDN + missing, null), 400,
-                "CERT_FETCH_FAILED");
+                "NOT_AUTHENTICATED");
         var again = send(TOKEN, tokenBody(clientId, now()), key, "https://" + FQDN + missing, null);
-        refused(again, 400, "CERT_FETCH_FAILED");
-        again.body("error_message", containsString("kept for up to 15 s"));
+        refused(again, 400, "NOT_AUTHENTICATED");
+        // the reason (CERT_FETCH_FAILED, kept for 15 s) is the operator's to see: one refusal for all (issue 39)
         assertEquals(before + 1, ClientPkiResource.server.hits(missing), "the failed URL was downloaded again");
 
         send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200); // second download

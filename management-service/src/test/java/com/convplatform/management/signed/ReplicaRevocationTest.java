@@ -51,6 +51,6 @@ class ReplicaRevocationTest {
             s.setString(2, uuid);
             assertEquals(1, s.executeUpdate());
         }
-        refused(send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid), 400, "CERT_UNKNOWN");
+        refused(send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid), 400, "NOT_AUTHENTICATED");
     }
 }

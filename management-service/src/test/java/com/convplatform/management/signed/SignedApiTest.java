@@ -125,7 +125,7 @@ class SignedApiTest {
         send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid).statusCode(200);
         given().header("Authorization", Fixtures.OPERATOR)
                 .delete("/admin/v1/accounts/" + accountId + "/certificates/" + uuid).then().statusCode(204);
-        refused(send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid), 400, "CERT_UNKNOWN");
+        refused(send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid), 400, "NOT_AUTHENTICATED");
     }
 
     @Test
@@ -152,22 +152,22 @@ class SignedApiTest {
         refused(send(TOKEN, b, k, "https://" + FQDN + "/client.api/../ec.pem", null), 400, "CERT_URL_PATH");
         refused(send(TOKEN, b, k, "https://" + FQDN + ":8443/client.api/ec.pem", null), 400, "CERT_URL_PORT");
         refused(send(TOKEN, b, k, BASE + "ec.pem?x=1", null), 400, "CERT_URL_MALFORMED");
-        refused(send(TOKEN, b, k, null, UUID.randomUUID().toString()), 400, "CERT_UNKNOWN");
+        refused(send(TOKEN, b, k, null, UUID.randomUUID().toString()), 400, "NOT_AUTHENTICATED");
     }
 
     @Test
     void certificateValidityRejections() {
         PrivateKey k = ClientPkiResource.ecLeaf.key().getPrivate();
         String b = tokenBody(clientId, now());
-        refused(send(TOKEN, b, k, BASE + "missing.pem", null), 400, "CERT_FETCH_FAILED");
-        refused(send(TOKEN, b, k, BASE + "junk.pem", null), 400, "CERT_MALFORMED");
+        refused(send(TOKEN, b, k, BASE + "missing.pem", null), 400, "NOT_AUTHENTICATED");
+        refused(send(TOKEN, b, k, BASE + "junk.pem", null), 400, "NOT_AUTHENTICATED");
         refused(send(TOKEN, b, ClientPkiResource.otherHostLeaf.key().getPrivate(), BASE + "wrong-san.pem", null),
-                400, "CERT_NAME_MISMATCH");
-        refused(send(TOKEN, b, k, BASE + "leaf-only.pem", null), 400, "CERT_UNTRUSTED");
+                400, "NOT_AUTHENTICATED");
+        refused(send(TOKEN, b, k, BASE + "leaf-only.pem", null), 400, "NOT_AUTHENTICATED");
         refused(send(TOKEN, b, ClientPkiResource.expiredLeaf.key().getPrivate(), BASE + "expired.pem", null), 400,
-                "CERT_EXPIRED");
+                "NOT_AUTHENTICATED");
         refused(send(TOKEN, b, ClientPkiResource.weakLeaf.key().getPrivate(), BASE + "weak.pem", null), 400,
-                "CERT_KEY_UNSUPPORTED");
+                "NOT_AUTHENTICATED");
     }
 
     @Test
@@ -175,16 +175,16 @@ class SignedApiTest {
         PrivateKey k = ClientPkiResource.ecLeaf.key().getPrivate();
         String b = tokenBody(clientId, now());
         refused(given().contentType(ContentType.JSON).body(b).header("Signature", "not base64!")
-                .header("SignatureCertChainUrl", BASE + "ec.pem").post(TOKEN).then(), 400, "SIGNATURE_MALFORMED");
+                .header("SignatureCertChainUrl", BASE + "ec.pem").post(TOKEN).then(), 400, "NOT_AUTHENTICATED");
         String signature = new ManagementRequestSigner(k).sign(b);
         String tampered = b.replace("\"fqdn\"", " \"fqdn\"");
         refused(given().contentType(ContentType.JSON).body(tampered).header("Signature", signature)
-                .header("SignatureCertChainUrl", BASE + "ec.pem").post(TOKEN).then(), 400, "SIGNATURE_MISMATCH");
+                .header("SignatureCertChainUrl", BASE + "ec.pem").post(TOKEN).then(), 400, "NOT_AUTHENTICATED");
         refused(send(TOKEN, b, ClientPkiResource.otherHostLeaf.key().getPrivate(), BASE + "ec.pem", null), 400,
-                "SIGNATURE_MISMATCH");
+                "NOT_AUTHENTICATED");
         // An RSA signature is not a DER ECDSA signature: refused as malformed before any verification.
         refused(send(TOKEN, b, ClientPkiResource.rsaLeaf.key().getPrivate(), BASE + "ec.pem", null), 400,
-                "SIGNATURE_MALFORMED");
+                "NOT_AUTHENTICATED");
         refused(send(TOKEN, tokenBody(clientId, "2026-11-22 10:00:00"), k, BASE + "ec.pem", null), 400,
                 "TIMESTAMP_MALFORMED");
         refused(send(TOKEN, tokenBody(clientId, TimestampWindow.format(Instant.now().minusSeconds(600))), k,
@@ -200,7 +200,10 @@ class SignedApiTest {
                 "CLIENT_NOT_IN_ACCOUNT");
         String unknown = "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"nobody.example.com\",\"timestamp\":\""
                 + now() + "\"}";
-        refused(send(TOKEN, unknown, k, BASE + "ec.pem", null), 400, "UNKNOWN_ACCOUNT");
+        refused(send(TOKEN, unknown, k, "https://nobody.example.com/client.api/ec.pem", null), 400,
+                "NOT_AUTHENTICATED");
+        // the URL's rules hold for an unknown FQDN as for a known one
+        refused(send(TOKEN, unknown, k, BASE + "ec.pem", null), 400, "CERT_URL_HOST");
         refused(send(TOKEN, "{\"fqdn\":\"" + FQDN + "\",\"timestamp\":\"" + now() + "\"}", k, BASE + "ec.pem", null),
                 400, "MISSING_FIELD");
         refused(send(TOKEN, "{not json", k, BASE + "ec.pem", null), 400, "MALFORMED_JSON");

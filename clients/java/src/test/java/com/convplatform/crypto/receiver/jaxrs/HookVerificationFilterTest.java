@@ -148,6 +148,20 @@ class HookVerificationFilterTest {
     }
 
     @Test
+    void theHookWindowIsExactToTheMillisecond() throws Exception {
+        // Issue 39: 120 s old is accepted, 120.001 s is refused (the clock was rounded down to whole seconds).
+        Instant start = clock.instant();
+        byte[] body = body(start.minusSeconds(120));
+        RequestContextDouble onTheEdge = request(sign(body), URL, body);
+        filter.filter(onTheEdge);
+        assertNull(onTheEdge.abortedWith(), "exactly 120 s old is accepted");
+        clock.set(start.plusMillis(1));
+        assertRefused(request(sign(body), URL, body), 400, "TIMESTAMP_OUT_OF_WINDOW");
+        clock.set(start.plusMillis(999));
+        assertRefused(request(sign(body), URL, body), 400, "TIMESTAMP_OUT_OF_WINDOW");
+    }
+
+    @Test
     void aBodyOverTheLimitIs413() throws Exception {
         byte[] body = body(clock.instant());
         HookVerificationFilter small = new HookVerificationFilter(new HookReceiver(verifier, 64));
