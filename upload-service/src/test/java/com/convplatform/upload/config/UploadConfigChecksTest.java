@@ -19,13 +19,15 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 
 /** Each relation {@link UploadConfigChecks} keeps, on the real mapping with its defaults and the settings given. */
 class UploadConfigChecksTest {
+    static final String MANAGEMENT_KEY = "upload.management.internal-api-key";
     static final long BODY = 11534336;
     static final long FIELD = 16 * 1024;
     static final String INTERNAL_KEY = "upload.hook-service.internal-api-key";
 
     /** The defaults, the internal key (whose default, none, cannot work) and the settings given (null: unset). */
     static UploadConfig config(String... settings) {
-        Map<String, String> values = new HashMap<>(Map.of(INTERNAL_KEY, "test-internal-key"));
+        Map<String, String> values = new HashMap<>(Map.of(INTERNAL_KEY, "test-internal-key", MANAGEMENT_KEY,
+                "test-internal-key"));
         for (int i = 0; i < settings.length; i += 2) {
             if (settings[i + 1] == null) {
                 values.remove(settings[i]);
@@ -64,6 +66,17 @@ class UploadConfigChecksTest {
                 problems("upload.retention.interval", "P2D"));
         assertEquals(List.of("upload.erasure.retry-after (PT0S) must be longer than zero"),
                 problems("upload.erasure.retry-after", "0s"));
+    }
+
+    @Test
+    void theInternalKeyOfManagementServiceIsSetAndTheRevocationListReadOftenEnough() {
+        assertEquals(List.of(MANAGEMENT_KEY + " is not set: management-service refuses the revocation list (401), so a"
+                + " revoked client's or certificate's tokens would keep working until they expire"),
+                problems(MANAGEMENT_KEY, null));
+        assertEquals(Set.of(MANAGEMENT_KEY), keysNamed(MANAGEMENT_KEY, " "));
+        assertEquals(List.of("upload.revocations.refresh (PT5M) must be from 1 s to 1 min: a revoked token keeps"
+                + " working that long"), problems("upload.revocations.refresh", "PT5M"));
+        assertEquals(Set.of("upload.management.url"), keysNamed("upload.management.url", "management:8081"));
     }
 
     @Test
