@@ -1,7 +1,5 @@
 package com.convplatform.upload.message;
 
-import java.util.Locale;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -16,6 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import com.convplatform.support.BodyLimit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenIdentityProvider;
 
@@ -29,12 +28,12 @@ import io.smallrye.mutiny.Uni;
 public class UploadResource {
     static final String PATH = "/v1.0/log_file_from_user";
 
-    /** "The file is larger than the limit of 10 MiB (10,485,760 bytes)", MiB only when whole. */
+    /**
+     * "The file is larger than the limit of 10 MiB (10,485,760 bytes)": the words of service-support's BodyLimit for a
+     * body over upload.max-request-bytes too (application.properties states this limit there).
+     */
     static String tooLarge(long maxFileBytes) {
-        String bytes = String.format(Locale.ROOT, "%,d bytes", maxFileBytes);
-        long mib = 1024 * 1024;
-        return "The file is larger than the limit of "
-                + (maxFileBytes % mib == 0 ? maxFileBytes / mib + " MiB (" + bytes + ")" : bytes);
+        return BodyLimit.tooLarge("file", maxFileBytes);
     }
 
     private final UploadService uploads;
