@@ -202,8 +202,8 @@ public class OpenApiErrors implements OASFilter {
     }
 
     /**
-     * The text after {@code "CODE: "} up to the next code's {@code "; OTHER"} (or the end), first letter in upper
-     * case; for a description that only lists codes, a pointer to it.
+     * The text after {@code "CODE: "} up to the first {@code ';'} (where the descriptions go on to the next code) or
+     * the end, first letter in upper case; for a description that only lists codes, a pointer to it.
      */
     static String sentence(String description, String code) {
         int at = description.indexOf(code + ": ");
@@ -211,9 +211,9 @@ public class OpenApiErrors implements OASFilter {
             return "Refused with " + code + "; the response's description above says what each code means";
         }
         String rest = description.substring(at + code.length() + 2);
-        Matcher next = Pattern.compile(";\\s*(?:or\\s+)?" + CODE.pattern() + "\\s*:").matcher(rest);
-        if (next.find()) {
-            rest = rest.substring(0, next.start());
+        int end = rest.indexOf(';');
+        if (end >= 0) {
+            rest = rest.substring(0, end);
         }
         rest = rest.strip();
         return rest.isEmpty() ? code : Character.toUpperCase(rest.charAt(0)) + rest.substring(1);
