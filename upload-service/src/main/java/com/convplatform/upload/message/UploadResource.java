@@ -54,8 +54,7 @@ public class UploadResource {
     @SecurityRequirement(name = "bearer")
     @Parameter(name = "client-id", in = ParameterIn.HEADER, required = true, description = "The client id the token was"
             + " issued for: the client_id of management-service's token answer (a UUID such as"
-            + " 6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10; a local run's demo: CLIENT_ID in data/local/demo/demo.env)",
-            schema = @Schema(type = SchemaType.STRING, format = "uuid"))
+            + " 6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10; a local run's demo: CLIENT_ID in data/local/demo/demo.env)", schema = @Schema(type = SchemaType.STRING, format = "uuid"))
     @APIResponse(responseCode = "200", description = "The logged message (spec 2.3)")
     @APIResponse(responseCode = "400", description = "INVALID_AUTH_ID, INVALID_BUSINESS_ID, INVALID_MESSAGE_TYPE,"
             + " MISSING_FILE, MESSAGE_BODY_TOO_LONG, FIELD_TOO_LONG (a text field over 16 KiB), INVALID_MULTIPART,"
