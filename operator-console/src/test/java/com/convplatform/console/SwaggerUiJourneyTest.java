@@ -153,7 +153,7 @@ class SwaggerUiJourneyTest {
         open(Platform.hookPort);
         authorize(Platform.OPERATOR_KEY);
         WebElement list = tryItOut("get", "/admin/v1/deliveries");
-        for (WebElement input : list.findElements(By.cssSelector("tr[data-param-name] input[type=text]"))) {
+        for (WebElement input : list.findElements(By.cssSelector("tr[data-param-name] input"))) {
             assertEquals("", input.getAttribute("value"), "a filter filled in that nobody typed");
         }
         JsonNode deliveries = execute(list, 200);
@@ -198,15 +198,15 @@ class SwaggerUiJourneyTest {
 
         open(Platform.uploadPort);
         authorize(token);
-        WebElement upload = tryItOut("post", "/v1.0/log_file_from_user/");
+        WebElement upload = tryItOut("post", "/v1.0/log_file_from_user");
         parameter(upload, "client-id", clientId);
         parameter(upload, "auth_id", "swagger");
         parameter(upload, "business_id", "6262");
-        new Select(upload.findElement(By.cssSelector("tr[data-param-name='message_type'] select")))
+        new Select(row(upload, "message_type").findElement(By.tagName("select")))
                 .selectByVisibleText("1");
-        upload.findElement(By.cssSelector("tr[data-param-name='file'] input[type=file]"))
+        row(upload, "file").findElement(By.cssSelector("input[type=file]"))
                 .sendKeys(file.toString());
-        WebElement messageBody = upload.findElement(By.cssSelector("tr[data-param-name='message_body'] input"));
+        WebElement messageBody = row(upload, "message_body").findElement(By.tagName("input"));
         assertEquals("", messageBody.getAttribute("value"), "message_body filled in that nobody typed");
         JsonNode logged = execute(upload, 200);
         assertTrue(logged.path("message_id").asLong() > 0, logged.toString());
@@ -266,9 +266,15 @@ class SwaggerUiJourneyTest {
     }
 
     private static void parameter(WebElement block, String name, String value) {
-        WebElement input = block.findElement(By.cssSelector("tr[data-param-name='" + name + "'] input"));
+        WebElement input = row(block, name).findElement(By.cssSelector("input"));
         assertEquals("", input.getAttribute("value"), name + " filled in that nobody typed");
         input.sendKeys(value);
+    }
+
+    /** A parameter's row, or a form field's (Swagger UI marks those data-property-name). */
+    private static WebElement row(WebElement block, String name) {
+        return block.findElement(By.cssSelector("tr[data-param-name='" + name + "'], tr[data-property-name='" + name
+                + "']"));
     }
 
     /** Presses Execute and waits for the answer; checks its status and returns its body. */
