@@ -306,7 +306,8 @@ class SwaggerUiJourneyTest {
     private static JsonNode call(String method, String url, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
                 .header("Authorization", "Bearer " + Platform.OPERATOR_KEY).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                .method(method, body == null
+                        ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
         HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() >= 300) {

@@ -29,7 +29,8 @@ import io.quarkus.smallrye.openapi.OpenApiFilter;
  * <p>
  * Swagger UI's "Try it out" fills each parameter and each field of a form with its example and sends it as if a
  * person had typed it (an optional header, a filter, a form's text). So no parameter and no form field keeps an
- * example: it moves into the description ("Example: ..."), where a person reads it and nothing sends it. A JSON body's
+ * example: it moves into the description ("Example: ..."), where a person reads it and nothing sends it. A form field
+ * gets the empty example instead, since without one Swagger UI fills in a sample made from its schema. A JSON body's
  * examples stay: the body is shown in full, to be edited, and sent as it is shown.
  */
 @OpenApiFilter(OpenApiFilter.RunStage.BUILD)
@@ -138,9 +139,13 @@ public class OpenApiErrors implements OASFilter {
                     Object example = f.getExamples() == null || f.getExamples().isEmpty()
                             ? f.getExample()
                             : f.getExamples().get(0);
-                    f.setExamples(null);
                     f.setExample(null);
-                    if (example != null) {
+                    // Without an example Swagger UI fills a form field with a sample made from its schema ("string",
+                    // or a string matching its pattern) and sends it: an empty example leaves the field empty, and
+                    // Swagger UI sends no empty field. A file field has no sample.
+                    boolean file = "binary".equals(f.getFormat()) || "base64".equals(f.getFormat());
+                    f.setExamples(file ? null : List.of(""));
+                    if (example != null && !"".equals(example)) {
                         f.setDescription(withExample(f.getDescription(), example));
                     }
                 });
