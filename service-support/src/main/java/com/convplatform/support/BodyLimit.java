@@ -1,5 +1,6 @@
 package com.convplatform.support;
 
+import java.util.Locale;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,7 +33,11 @@ import io.vertx.ext.web.handler.BodyHandler;
  * The connection is closed after the answer, as Quarkus does, since the rest of the body is not read; over HTTP/2 only
  * the request's stream is reset (with NO_ERROR, after the whole answer). A multipart body is left to its endpoint's own
  * reader (upload-service's {@code UploadBody}). {@code platform.http.body-too-large-code} names the code
- * (upload-service: {@code FILE_TOO_LARGE}).
+ * (upload-service: {@code FILE_TOO_LARGE}). The message states the limit once, as "10 MiB (10,485,760 bytes)":
+ * {@code platform.http.body-too-large-subject} (default {@code body}) names what is too large and
+ * {@code platform.http.body-too-large-stated-limit} (default the body limit) the limit stated, so that upload-service
+ * answers a body over its bound with the very words of a file over its limit (the bound is that limit plus room for
+ * the form's other fields, which cannot fill it).
  * <p>
  * An HTTP/2 body that declares no length is left to Quarkus REST's reader, which refuses it past the limit with an
  * empty 413: the {@code BodyHandler} cannot read it first, since Quarkus REST then pauses a request that has ended,
@@ -46,10 +51,28 @@ public class BodyLimit {
 
     public BodyLimit(@ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> limit,
             @ConfigProperty(name = "platform.http.body-too-large-code", defaultValue = "BODY_TOO_LARGE") String code,
+            @ConfigProperty(name = "platform.http.body-too-large-subject", defaultValue = "body") String subject,
+            @ConfigProperty(name = "platform.http.body-too-large-stated-limit") Optional<MemorySize> stated,
             ObjectMapper json) throws JsonProcessingException {
         this.limit = limit;
-        this.refusal = json.writeValueAsBytes(new ApiError(code, "The body is larger than the "
-                + limit.map(MemorySize::asLongValue).orElse(0L) + " bytes this service takes"));
+        this.refusal = json.writeValueAsBytes(new ApiError(code, tooLarge(subject,
+                stated.or(() -> limit).map(MemorySize::asLongValue).orElse(0L))));
+    }
+
+    /** "The file is larger than the limit of 10 MiB (10,485,760 bytes)": the one wording of every such refusal. */
+    public static String tooLarge(String subject, long limit) {
+        return "The " + subject + " is larger than the limit of " + size(limit);
+    }
+
+    /** "10 MiB (10,485,760 bytes)", "64 KiB (65,536 bytes)", or "1,000 bytes" when neither is whole. */
+    public static String size(long bytes) {
+        String exact = String.format(Locale.ROOT, "%,d bytes", bytes);
+        if (bytes > 0 && bytes % (1024 * 1024) == 0) {
+            return bytes / (1024 * 1024) + " MiB (" + exact + ")";
+        } else if (bytes > 0 && bytes % 1024 == 0) {
+            return bytes / 1024 + " KiB (" + exact + ")";
+        }
+        return exact;
     }
 
     void install(@Observes Router router) {

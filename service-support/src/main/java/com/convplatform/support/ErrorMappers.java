@@ -37,12 +37,19 @@ public class ErrorMappers {
     /** A constraint message that names its code: {@code "INVALID_FQDN: fqdn must be ..."}. */
     private static final Pattern CODED = Pattern.compile("([A-Z][A-Z0-9_]+): (.+)", Pattern.DOTALL);
 
+    private static final String BEARER = "Bearer ";
+    /** Where ./run-local.sh keeps the keys it generates (its --data directory, by default data/local). */
+    public static final String LOCAL_KEYS = "a local run (./run-local.sh) keeps the keys in data/local/keys.env"
+            + " (under its --data directory when one is given), the operator key as OPERATOR_KEY";
+
     private final ApiKeys keys;
     private final AllowedMethods allowed;
+    private final WrongService elsewhere;
 
-    public ErrorMappers(ApiKeys keys, AllowedMethods allowed) {
+    public ErrorMappers(ApiKeys keys, AllowedMethods allowed, WrongService elsewhere) {
         this.keys = keys;
         this.allowed = allowed;
+        this.elsewhere = elsewhere;
     }
 
     /** The error response; for the services' own code too. */
@@ -60,14 +67,15 @@ public class ErrorMappers {
 
     /** No credentials, or none this service knows, at an endpoint that needs a role. */
     @ServerExceptionMapper
-    public Response unauthenticated(UnauthorizedException e, ResourceInfo resource) {
-        return notAuthenticated(resource);
+    public Response unauthenticated(UnauthorizedException e, ResourceInfo resource, HttpHeaders headers) {
+        return notAuthenticated(resource, headers);
     }
 
     /** Credentials that a mechanism refused; a mechanism's own refusal ({@link ApiException} cause) as it is. */
     @ServerExceptionMapper
-    public Response authenticationFailed(AuthenticationFailedException e, ResourceInfo resource) {
-        return e.getCause() instanceof ApiException api ? api(api) : notAuthenticated(resource);
+    public Response authenticationFailed(AuthenticationFailedException e, ResourceInfo resource,
+            HttpHeaders headers) {
+        return e.getCause() instanceof ApiException api ? api(api) : notAuthenticated(resource, headers);
     }
 
     /** A valid key, but for another role. */
@@ -112,8 +120,14 @@ public class ErrorMappers {
         int status = e.getResponse().getStatus();
         return switch (status) {
             case 400 -> error(400, "BAD_REQUEST", "The request is malformed" + detail(e));
-            case 404 -> error(404, "NOT_FOUND", "Nothing is served at " + uri.getPath()
-                    + "; the endpoints are listed at /q/openapi");
+            case 404 -> {
+                String owner = elsewhere.owner(uri.getPath());
+                yield owner == null
+                        ? error(404, "NOT_FOUND", "Nothing is served at " + uri.getPath()
+                                + "; the endpoints are listed at /q/openapi")
+                        : error(404, "WRONG_SERVICE", "This is " + elsewhere.self() + ", not the service of "
+                                + uri.getPath() + ": send it to " + owner);
+            }
             case 405 -> {
                 String allow = allowed.of(uri.getPath());
                 Response r = error(405, "METHOD_NOT_ALLOWED", "This path does not take that method"
@@ -136,7 +150,7 @@ public class ErrorMappers {
         return error(500, "INTERNAL_ERROR", "The request could not be processed; it changed nothing");
     }
 
-    private Response notAuthenticated(ResourceInfo resource) {
+    private Response notAuthenticated(ResourceInfo resource, HttpHeaders headers) {
         String role = role(resource);
         String setting = role == null ? null : keys.setting(role);
         if (setting == null) {
@@ -150,7 +164,18 @@ public class ErrorMappers {
             return error(401, "API_DISABLED",
                     "The " + role + " API is disabled: no key is configured on this service (" + setting + ")");
         }
-        return error(401, "UNAUTHORIZED", "Send the " + role + " key as 'Authorization: Bearer <key>'");
+        String authorization = headers == null ? null : headers.getHeaderString(HttpHeaders.AUTHORIZATION);
+        if (authorization == null || authorization.isBlank()) {
+            return error(401, "UNAUTHORIZED", "No Authorization header: send the " + role
+                    + " key as 'Authorization: Bearer <key>'");
+        }
+        if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                || authorization.substring(BEARER.length()).isBlank()) {
+            return error(401, "UNAUTHORIZED", "The Authorization header is not of the form 'Bearer <key>': send the "
+                    + role + " key as 'Authorization: Bearer <key>'");
+        }
+        return error(401, "UNAUTHORIZED", "The key given is not the " + role + " key configured on this service ("
+                + setting + "); " + LOCAL_KEYS);
     }
 
     /** The first role the matched endpoint allows, from its method or else its class. */

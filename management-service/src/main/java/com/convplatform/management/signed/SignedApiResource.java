@@ -61,31 +61,48 @@ public class SignedApiResource {
             + " same exact body bytes, with the same key (this platform's extension of spec 5.1). When both headers"
             + " are sent, both must verify; required for accounts whose require_sha256 is set";
     private static final String CHAIN_URL = "CA-signed certificates: https URL of the PEM chain (signing certificate"
-            + " first), host equal to the account's FQDN, path under /client.api/, port 443 if any. Send this or"
-            + " SignatureCertUUID, never both";
+            + " first), host equal to the account's FQDN, path under /client.api/, port 443 if any, such as"
+            + " https://client.example.com/client.api/chain.pem. Send this or SignatureCertUUID, never both: leave"
+            + " it empty when you send SignatureCertUUID";
     private static final String CERT_UUID = "Self-signed certificates: the certificate_uuid the operator API gave"
-            + " when the certificate was registered. Send this or SignatureCertChainUrl, never both";
-
+            + " when the certificate was registered (a local run's demo: CERT_UUID in data/local/demo/demo.env)."
+            + " Send this or SignatureCertChainUrl, never both: leave it empty when you send SignatureCertChainUrl";
     /**
-     * A SHA1withECDSA signature's form (DER, Base64); sign your own body with platform-cli's sign command. Only the
-     * chain URL of the two certificate headers has an example, so that Swagger UI's form sends one of them.
+     * What Swagger UI cannot do for a person: sign. Shown above each signed operation, with the commands that do
+     * (platform-cli's sign, the kits) and a timestamp made at the time of signing.
      */
-    private static final String EXAMPLE_SIGNATURE = "MEUCIQD9ovmuEB3SR6CEbgzJDcUnpTMvRkDP9McVSMrdcrirDQIgGfquKzaPa+Jbl6ExDMXh"
-            + "0AMz7JDtqonyuoqpZGtqDAY=";
+    static final String SIGN_OUTSIDE = "**The signature is computed outside the browser**: Swagger UI cannot sign."
+            + " Sign the exact bytes of the body with the certificate's private key, then paste here that body,"
+            + " unchanged (not re-indented), and the signature headers, within 150 s of the body's timestamp:\n\n"
+            + "1. Write the body with the current UTC time as its timestamp (the example's timestamp is a"
+            + " placeholder), for a token:\n"
+            + "   `printf '{\"client_id\":\"<client_id>\",\"fqdn\":\"<fqdn>\",\"timestamp\":\"%s\"}'"
+            + " \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" > body.json` (the client list's body has no client_id)\n"
+            + "2. Sign it: `platform-cli sign --key <key.pem> --body body.json` prints the `Signature` and"
+            + " `Signature-256` headers (platform-cli's README; a local run's `data/local/demo/demo.env` defines"
+            + " `platform-cli` and names the demo's key as `$KEY`, its certificate as `$CERT_UUID`). The kits in"
+            + " `clients/` (java, python, node) sign the same way in code.\n"
+            + "3. Here: the body, `Signature` and/or `Signature-256`, and exactly one of `SignatureCertUUID`"
+            + " (registered self-signed certificate) or `SignatureCertChainUrl` (CA-signed); leave the other"
+            + " empty.\n\n"
+            + "`platform-cli request token` and `platform-cli request clients` do all three and send the request.";
+    private static final String TIMESTAMP = "UTC, within 150 s of the server clock: the time you sign at, made with"
+            + " date -u +%Y-%m-%dT%H:%M:%SZ (the example is a placeholder, refused as it is)";
+    private static final String TIMESTAMP_EXAMPLE = "<now, from: date -u +%Y-%m-%dT%H:%M:%SZ>";
 
     /** The signed bodies, for the documentation only (the bytes are read as sent). */
     record TokenRequest(@Schema(example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String clientId,
             @Schema(example = "client.example.com") String fqdn,
-            @Schema(example = "2026-11-25T10:00:00Z", description = "UTC, within 150 s of the server clock") String timestamp) {
+            @Schema(example = TIMESTAMP_EXAMPLE, description = TIMESTAMP) String timestamp) {
     }
 
     record ClientListRequest(@Schema(example = "client.example.com") String fqdn,
-            @Schema(example = "2026-11-25T10:00:00Z", description = "UTC, within 150 s of the server clock") String timestamp) {
+            @Schema(example = TIMESTAMP_EXAMPLE, description = TIMESTAMP) String timestamp) {
     }
 
     public record Headers(@HeaderParam("Content-Type") String contentType,
-            @Parameter(description = SIGNATURE, example = EXAMPLE_SIGNATURE) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
-            @Parameter(description = CHAIN_URL, example = "https://client.example.com/client.api/chain.pem") @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String certChainUrl,
+            @Parameter(description = SIGNATURE) @HeaderParam(ManagementHeaders.SIGNATURE) String signature,
+            @Parameter(description = CHAIN_URL) @HeaderParam(ManagementHeaders.CERT_CHAIN_URL) String certChainUrl,
             @Parameter(description = CERT_UUID) @HeaderParam(ManagementHeaders.CERT_UUID) String certUuid,
             @Parameter(description = SIGNATURE_256) @HeaderParam(ManagementHeaders.SIGNATURE_256) String signature256) {
     }
@@ -98,7 +115,7 @@ public class SignedApiResource {
 
     @POST
     @Path("platform/management/token/issue/")
-    @Operation(summary = "Issue a JWT for a client (spec 4.1)")
+    @Operation(summary = "Issue a JWT for a client (spec 4.1)", description = SIGN_OUTSIDE)
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's;"
@@ -110,7 +127,7 @@ public class SignedApiResource {
 
     @POST
     @Path("jwt/issue")
-    @Operation(summary = "Issue a JWT for a client (the same operation under the spec's other path)")
+    @Operation(summary = "Issue a JWT for a client (the same operation under the spec's other path)", description = SIGN_OUTSIDE)
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TokenRequest.class)))
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's;"
@@ -121,7 +138,7 @@ public class SignedApiResource {
 
     @POST
     @Path("platform/management/clients/")
-    @Operation(summary = "List the account's clients (spec 4.2)")
+    @Operation(summary = "List the account's clients (spec 4.2)", description = SIGN_OUTSIDE)
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClientListRequest.class)))
     @APIResponse(responseCode = "200", description = "The account's clients", content = @Content(schema = @Schema(implementation = ClientList.class)))
     @APIResponse(responseCode = "403", description = "ACCOUNT_DISABLED: the account is disabled by the platform operator")

@@ -1,7 +1,5 @@
 package com.convplatform.upload.message;
 
-import java.util.Locale;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -11,11 +9,14 @@ import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import com.convplatform.support.BodyLimit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenIdentityProvider;
 
@@ -29,12 +30,12 @@ import io.smallrye.mutiny.Uni;
 public class UploadResource {
     static final String PATH = "/v1.0/log_file_from_user";
 
-    /** "The file is larger than the limit of 10 MiB (10,485,760 bytes)", MiB only when whole. */
+    /**
+     * "The file is larger than the limit of 10 MiB (10,485,760 bytes)": the words of service-support's BodyLimit for a
+     * body over upload.max-request-bytes too (application.properties states this limit there).
+     */
     static String tooLarge(long maxFileBytes) {
-        String bytes = String.format(Locale.ROOT, "%,d bytes", maxFileBytes);
-        long mib = 1024 * 1024;
-        return "The file is larger than the limit of "
-                + (maxFileBytes % mib == 0 ? maxFileBytes / mib + " MiB (" + bytes + ")" : bytes);
+        return BodyLimit.tooLarge("file", maxFileBytes);
     }
 
     private final UploadService uploads;
@@ -51,7 +52,9 @@ public class UploadResource {
     @Operation(summary = "Upload a user's image or document", description = "Checked in this order: token and client-id,"
             + " the form, the business and user, the size, the type and content. Any refusal leaves nothing behind.")
     @SecurityRequirement(name = "bearer")
-    @Parameter(name = "client-id", in = ParameterIn.HEADER, required = true, description = "The client id the token was issued for", example = "3f1c2a9e-client")
+    @Parameter(name = "client-id", in = ParameterIn.HEADER, required = true, description = "The client id the token was"
+            + " issued for: the client_id of management-service's token answer (a UUID such as"
+            + " 6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10; a local run's demo: CLIENT_ID in data/local/demo/demo.env)", schema = @Schema(type = SchemaType.STRING, format = "uuid"))
     @APIResponse(responseCode = "200", description = "The logged message (spec 2.3)")
     @APIResponse(responseCode = "400", description = "INVALID_AUTH_ID, INVALID_BUSINESS_ID, INVALID_MESSAGE_TYPE,"
             + " MISSING_FILE, MESSAGE_BODY_TOO_LONG, FIELD_TOO_LONG (a text field over 16 KiB), INVALID_MULTIPART,"
@@ -71,8 +74,9 @@ public class UploadResource {
     @APIResponse(responseCode = "503", description = "TOO_MANY_UPLOADS: as many bodies as the service reads at once"
             + " (upload.max-concurrent-bodies, 256) are arriving; QUOTA_UNAVAILABLE: the account's quota could not be"
             + " checked; send it again after Retry-After seconds")
-    @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: the file is over 10 MiB (10,485,760 bytes,"
-            + " upload.max-file-bytes), or the body over 11 MiB (11,534,336 bytes, upload.max-request-bytes)")
+    @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: The file is larger than the limit of 10 MiB"
+            + " (10,485,760 bytes, upload.max-file-bytes); a body over 11 MiB (upload.max-request-bytes: that limit"
+            + " with room for the form's other fields) gets the same answer, before its file is read")
     @APIResponse(responseCode = "415", description = "UNSUPPORTED_MEDIA_TYPE: not multipart/form-data;"
             + " UNSUPPORTED_FILE_TYPE: an extension the type does not allow; CONTENT_MISMATCH: the content is not of"
             + " the extension's kind")

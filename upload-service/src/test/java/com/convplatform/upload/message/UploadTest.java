@@ -298,6 +298,40 @@ public class UploadTest {
         assertEquals(before, storedFiles());
     }
 
+    /**
+     * A file over the limit, and a body over the outer bound (declared, or chunked past it), are refused in one wording
+     * that states the one limit a person has to keep to (issue 40), and leave nothing behind.
+     */
+    @Test
+    void aBodyOverTheBoundAndAFileOverTheLimitAreRefusedInOneWording() throws Exception {
+        long before = storedFiles();
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+        String file = upload(authed(), "1", "big.png", withHead(png, 10_485_761), "image/png").statusCode(413)
+                .body("error_code", equalTo("FILE_TOO_LARGE")).extract().path("error_message");
+        assertEquals("The file is larger than the limit of 10 MiB (10,485,760 bytes)", file);
+        for (String answer : new String[]{rawUpload("Content-Length: " + (12 * 1024 * 1024) + "\r\n", false),
+                rawUpload("Transfer-Encoding: chunked\r\n", true)}) {
+            assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+            JsonNode body = new ObjectMapper().readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+            assertEquals("FILE_TOO_LARGE", body.get("error_code").asText(), answer);
+            assertEquals(file, body.get("error_message").asText(), answer);
+        }
+        assertEquals(before, storedFiles());
+    }
+
+    /** A token request sent to upload-service's port is told where it belongs (issue 40). */
+    @Test
+    void aTokenRequestSentHereNamesManagementService() {
+        for (String path : new String[]{"/platform/management/token/issue/", "/jwt/issue"}) {
+            given().contentType(ContentType.JSON).header("Signature", "c2ln").header("SignatureCertUUID", "x")
+                    .body("{\"client_id\":\"c\",\"fqdn\":\"client.example.com\",\"timestamp\":\"2026-01-01T00:00:00Z\"}")
+                    .post(path).then().statusCode(404).contentType(ContentType.JSON)
+                    .body("error_code", equalTo("WRONG_SERVICE"))
+                    .body("error_message", containsString("This is upload-service"))
+                    .body("error_message", containsString("send it to management-service (by default on port 8081"));
+        }
+    }
+
     @Test
     void aChunkedRequestPassingTheOuterBoundIsRefusedWithJsonAndItsConnectionClosed() throws Exception {
         long before = storedFiles();
