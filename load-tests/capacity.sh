@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The cost of one operation of a service on PostgreSQL, for docs/capacity.md: runs the service's load-test/run.sh with
-# DB=postgresql in a database of its own (PG_DB, default capacity, created when missing, on 127.0.0.1:5432 as user
+# DB=postgresql in a database of its own (PG_DB, default the one the load test makes: hook_load, upload_load or
+# management_load; created when missing, on 127.0.0.1:5432 as user
 # postgres) and, every INTERVAL seconds (5) while it runs, samples
 #   - the operations done so far, from the service's /q/metrics (hook: hook_deliveries_delivered_total; upload:
 #     upload_uploads_total; management: management_tokens_issued_total; the value before the exemplar,
@@ -21,7 +22,7 @@
 #
 # Usage: load-tests/capacity.sh hook|upload|management   (from the repository root or anywhere)
 # Options (environment): everything run.sh takes (WARMUP_SECONDS defaults to 60 here, and BATCH=32 WORKERS=8 for hook,
-# SIZES=100000 ROUNDS=2 for upload), INTERVAL (5), PG_DB (capacity), OUT (a new directory under /tmp: the run's log
+# SIZES=100000 ROUNDS=2 for upload), INTERVAL (5), PG_DB (<service>_load), OUT (a new directory under /tmp: the run's log
 # and the samples), ANALYSE_ONLY (set: no run, only the figures from the samples already in OUT; the WAL is read back
 # only while PostgreSQL still has it).
 # Linux only (/proc, ss). Rows, WAL and bytes per operation do not depend on other load on the machine; CPU time does
@@ -42,7 +43,8 @@ esac
 export WARMUP_SECONDS="${WARMUP_SECONDS:-60}"
 window="${window:-all}"
 INTERVAL="${INTERVAL:-5}"
-PG_DB="${PG_DB:-capacity}"
+# the database the load test makes afresh (its run.sh: database_for_load_test <module>_load)
+PG_DB="${PG_DB:-${module%-service}_load}"
 OUT="${OUT:-$(mktemp -d /tmp/capacity-$which.XXXX)}"
 mkdir -p "$OUT"
 psql_() { psql -h 127.0.0.1 -U postgres -d "$PG_DB" -XAtq -F ' ' "$@"; }
@@ -165,7 +167,9 @@ net=$(awk -v a="$w0" -v b="$w1" 'FNR == NR { times[FNR] = $1; next }
     }
     printf "%.0f %.0f %.0f %.0f %.0f %.0f", rx["in"], tx["in"], rx["db"], tx["db"], rx["out"], tx["out"]
   }' "$OUT/samples" "$OUT/net")
-# WAL in the window: records with a block of PG_DB, and PG_DB's share (by commits) of the records without blocks.
+# WAL in the window: records with a block of PG_DB, and PG_DB's share (by commits) of the records without blocks. The
+# load test made PG_DB afresh after the extension was created above: create it again.
+psql_ -c "create extension if not exists pg_walinspect" >/dev/null || true
 wal=$(psql_ -c "with r as (select record_length as len, fpi_length as fpi, block_ref
     from pg_get_wal_records_info(pg_lsn('0/0') + $lsn0::numeric, pg_lsn('0/0') + $lsn1::numeric))
   select coalesce(sum(len) filter (where block_ref like '%/' || (select oid from pg_database where datname = current_database()) || '/%'), 0),

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
@@ -50,10 +51,16 @@ public class AccountService {
     private final Cache<String, Signer> signers = Caffeine.newBuilder().maximumSize(CACHED).build();
     private final Cache<String, String> clientAccounts = Caffeine.newBuilder().maximumSize(CACHED).build();
 
-    public AccountService(Clock clock, ManagementConfig config, DataSource dataSource) {
+    private final DisabledSet disabled;
+    private final Event<DisabledSet.Changed> disabledChanged;
+
+    public AccountService(Clock clock, ManagementConfig config, DataSource dataSource, DisabledSet disabled,
+            Event<DisabledSet.Changed> disabledChanged) {
         this.clock = clock;
         this.config = config;
         this.dataSource = dataSource;
+        this.disabled = disabled;
+        this.disabledChanged = disabledChanged;
     }
 
     @Transactional
@@ -136,6 +143,7 @@ public class AccountService {
         } else if (!disabled) {
             a.disabledAt = null;
         }
+        disabledChanged.fire(new DisabledSet.Changed());
         return AccountView.of(a);
     }
 
@@ -153,6 +161,7 @@ public class AccountService {
         } else if (!disabled) {
             c.disabledAt = null;
         }
+        disabledChanged.fire(new DisabledSet.Changed());
         return ClientView.of(c);
     }
 
@@ -165,16 +174,14 @@ public class AccountService {
         return a == null || b.isAfter(a) ? b : a;
     }
 
-    /** Read from the database on every call (by primary key), so a disable through any replica applies at once. */
+    /** From memory (DisabledSet): at once on this replica, within management.blocks.refresh on the others. */
     public boolean accountDisabled(String accountId) {
-        return SqlExists.exists(dataSource, "whether the account is disabled",
-                "select 1 from account where id = ? and disabled_at is not null", accountId);
+        return disabled.accountDisabled(accountId);
     }
 
     /** The same for a client. */
     public boolean clientDisabled(String clientId) {
-        return SqlExists.exists(dataSource, "whether the client is disabled",
-                "select 1 from client where id = ? and disabled_at is not null", clientId);
+        return disabled.clientDisabled(clientId);
     }
 
     /** Read from the database on every call (by primary key), so a change through any replica applies at once. */

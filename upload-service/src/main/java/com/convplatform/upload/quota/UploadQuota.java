@@ -90,18 +90,31 @@ public class UploadQuota {
                     secondsToNextDay(now));
         }
         try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement s = c.prepareStatement(RESERVE)) {
-                s.setString(1, account);
-                s.setObject(2, day);
-                s.setLong(3, bytes);
-                s.setTimestamp(4, Timestamp.from(minute));
-                s.setLong(5, maxBytes);
-                s.setInt(6, perMinute);
-                try (ResultSet r = s.executeQuery()) {
-                    if (r.next()) {
-                        return new Reservation(account, day, bytes);
+            boolean reserved;
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                relaxed(c);
+                try (PreparedStatement s = c.prepareStatement(RESERVE)) {
+                    s.setString(1, account);
+                    s.setObject(2, day);
+                    s.setLong(3, bytes);
+                    s.setTimestamp(4, Timestamp.from(minute));
+                    s.setLong(5, maxBytes);
+                    s.setInt(6, perMinute);
+                    try (ResultSet r = s.executeQuery()) {
+                        reserved = r.next();
                     }
                 }
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
+            if (reserved) {
+                return new Reservation(account, day, bytes);
             }
             throw refusal(c, account, day, minute, bytes, declared, maxBytes, perMinute, now);
         } catch (SQLException e) {
@@ -133,6 +146,18 @@ public class UploadQuota {
         }
     }
 
+    /**
+     * The account's row is one row that every upload of the account updates: with the commit waiting for its WAL to
+     * reach the disk, the row's lock is held for that flush and the account's uploads pass one flush at a time (about
+     * 550 uploads/s here, against 2,000 without the quota). Its transactions commit without that wait; a crash of
+     * PostgreSQL can lose the last fraction of a second of counts (the account may upload that much more that day).
+     */
+    private static void relaxed(Connection c) throws SQLException {
+        try (var s = c.createStatement()) {
+            s.execute("set local synchronous_commit = off");
+        }
+    }
+
     /** The account's use of its quotas today. Blocking. */
     public QuotaAdminResource.QuotaUse use(String account) {
         Instant now = clock.instant();
@@ -160,11 +185,22 @@ public class UploadQuota {
         if (unused <= 0) {
             return;
         }
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(GIVE_BACK)) {
-            s.setLong(1, unused);
-            s.setString(2, reservation.account());
-            s.setObject(3, reservation.day());
-            s.executeUpdate();
+        try (Connection c = dataSource.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try (PreparedStatement s = c.prepareStatement(GIVE_BACK)) {
+                relaxed(c);
+                s.setLong(1, unused);
+                s.setString(2, reservation.account());
+                s.setObject(3, reservation.day());
+                s.executeUpdate();
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
         } catch (SQLException e) {
             LOG.warnf(e, "%d bytes of account %s's upload quota could not be given back; they count until the day"
                     + " ends", unused, reservation.account());
