@@ -25,7 +25,7 @@ class SwaggerUiOffTest {
     public static class AsInProduction implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.swagger-ui.enable", production());
+            return Map.of("quarkus.swagger-ui.enabled", production());
         }
     }
 
@@ -33,7 +33,7 @@ class SwaggerUiOffTest {
         try (InputStream in = SwaggerUiOffTest.class.getResourceAsStream("/application.properties")) {
             Properties p = new Properties();
             p.load(in);
-            return p.getProperty("quarkus.swagger-ui.enable");
+            return p.getProperty("quarkus.swagger-ui.enabled");
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }

@@ -165,7 +165,7 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
         env = new HashMap<>(env);
         env.put("QUARKUS_DATASOURCE_JDBC_URL", db.url());
         env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
-        env.put("QUARKUS_SWAGGER_UI_ENABLE", "true"); // off unless configured, as in production; SwaggerUiJourneyTest
+        env.put("QUARKUS_SWAGGER_UI_ENABLED", "true"); // off unless configured, as in production; SwaggerUiJourneyTest
         if (db.password() != null) {
             env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
         }
