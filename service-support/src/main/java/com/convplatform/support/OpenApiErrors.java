@@ -131,7 +131,7 @@ public class OpenApiErrors implements OASFilter {
             media.setExamples(null);
             Schema form = resolve(api, media.getSchema());
             if (form != null && form.getProperties() != null) {
-                form.getProperties().values().forEach(field -> {
+                form.getProperties().forEach((name, field) -> {
                     Schema f = resolve(api, field);
                     if (f == null) {
                         return;
@@ -141,10 +141,15 @@ public class OpenApiErrors implements OASFilter {
                             : f.getExamples().get(0);
                     f.setExample(null);
                     // Without an example Swagger UI fills a form field with a sample made from its schema ("string",
-                    // or a string matching its pattern) and sends it: an empty example leaves the field empty, and
-                    // Swagger UI sends no empty field. A file field has no sample.
+                    // or a string matching its pattern) and sends it: an empty example leaves the field empty (an
+                    // optional one is sent empty, "Send empty value" being ticked by default: the services take an
+                    // empty field as none). A file field has no sample. A required field with allowed values is a
+                    // list without an empty choice that shows its first value as chosen: that value (the sample) has
+                    // to be the field's, or Execute marks the field invalid and sends nothing.
                     boolean file = "binary".equals(f.getFormat()) || "base64".equals(f.getFormat());
-                    f.setExamples(file ? null : List.of(""));
+                    boolean list = f.getEnumeration() != null && form.getRequired() != null
+                            && form.getRequired().contains(name);
+                    f.setExamples(file || list ? null : List.of(""));
                     if (example != null && !"".equals(example)) {
                         f.setDescription(withExample(f.getDescription(), example));
                     }

@@ -108,12 +108,14 @@ public final class OpenApiDocument {
                 JsonNode form = resolve(c.getValue().path("schema"));
                 form.path("properties").fields().forEachRemaining(f -> {
                     // Swagger UI fills a form field with its example, else with a sample from its schema ("string",
-                    // a string matching its pattern): only an empty example leaves it empty. A file has no sample.
+                    // a string matching its pattern): only an empty example leaves it empty. A file has no sample;
+                    // a required list of allowed values shows its first as chosen, and must hold it (no example).
                     JsonNode field = resolve(f.getValue());
-                    boolean file = field.path("format").asText().equals("binary");
+                    boolean unsampled = field.path("format").asText().equals("binary") || field.has("enum")
+                            && form.path("required").toString().contains("\"" + f.getKey() + "\"");
                     boolean empty = field.path("examples").isArray() && field.path("examples").size() == 1
                             && field.path("examples").path(0).asText("x").isEmpty();
-                    if (file ? hasExample(field) : !empty || !field.path("example").isMissingNode()) {
+                    if (unsampled ? hasExample(field) : !empty || !field.path("example").isMissingNode()) {
                         problems.add(name + ": form field " + f.getKey() + " is not empty in Swagger UI: " + field);
                     }
                 });
