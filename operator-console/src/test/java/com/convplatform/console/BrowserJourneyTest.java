@@ -247,6 +247,28 @@ class BrowserJourneyTest {
                 && uploads.get(0).getText().contains("handed off"), uploads.get(0).getText());
         pageShots("07-account");
 
+        // The integrator's client disabled, after its confirmation page, in red; enabled again. Then the account.
+        navigate(By.linkText("Disable…"));
+        assertTrue(browser.findElement(By.id("question")).getText().startsWith("Disable client "));
+        navigate(By.id("confirm"));
+        assertTrue(browser.findElement(By.id("notice")).getText().startsWith("The client is disabled"));
+        WebElement client = browser.findElement(By.cssSelector("#clients tbody tr .badge"));
+        assertTrue(client.getText().startsWith("disabled ") && client.getAttribute("class").contains("bad"),
+                client.getText());
+        ((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView()", client);
+        pageShots("07-client-disabled");
+        navigate(By.cssSelector("#clients tbody tr button"));
+        assertEquals("enabled", browser.findElement(By.cssSelector("#clients tbody tr .badge")).getText());
+        navigate(By.id("disable-account"));
+        navigate(By.id("confirm"));
+        WebElement accountState = browser.findElement(By.id("account-state"));
+        assertTrue(accountState.getText().startsWith("Disabled since ")
+                && accountState.getAttribute("class").contains("bad"), accountState.getText());
+        assertTrue(management("/admin/v1/accounts/" + account).path("disabled_at").isTextual());
+        navigate(By.id("enable-account"));
+        assertTrue(browser.findElement(By.id("account-state")).getText().startsWith("Enabled"));
+        assertEquals("alice", management("/admin/v1/audit?limit=1").path(0).path("operator").asText());
+
         // Disable with a reason: the overview then lists it.
         browser.findElement(By.id("reason")).sendKeys("receiver under maintenance");
         navigate(By.id("disable"));
@@ -371,6 +393,10 @@ class BrowserJourneyTest {
 
     private static JsonNode hook(String path) throws Exception {
         return call("GET", "http://127.0.0.1:" + Platform.hookPort + path, Platform.OPERATOR_KEY, null);
+    }
+
+    private static JsonNode management(String path) throws Exception {
+        return call("GET", "http://127.0.0.1:" + Platform.managementPort + path, Platform.OPERATOR_KEY, null);
     }
 
     private static JsonNode upload(String path) throws Exception {

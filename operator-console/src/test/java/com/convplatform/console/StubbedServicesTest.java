@@ -2,6 +2,7 @@ package com.convplatform.console;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,7 +33,14 @@ import io.quarkus.test.junit.TestProfile;
 class StubbedServicesTest {
     static final String ACCOUNT = "{\"account_id\":\"a1\",\"name\":\"<script>alert(1)</script>\",\"fqdn\":"
             + "\"acme.example\",\"business_id\":\"42\",\"webhook_url\":\"https://acme.example/h\","
-            + "\"created_at\":\"2026-11-26T10:00:00Z\",\"require_sha256\":false}";
+            + "\"created_at\":\"2026-11-26T10:00:00Z\",\"require_sha256\":false,"
+            + "\"disabled_at\":\"2026-11-29T10:00:00Z\"}";
+
+    /** A client, disabled when {@code disabled} is a time. */
+    static String client(String id, String disabled) {
+        return "{\"client_id\":\"" + id + "\",\"name\":\"bot-" + id + "\",\"created_at\":\"2026-11-26T10:00:00Z\""
+                + (disabled == null ? "" : ",\"disabled_at\":\"" + disabled + "\"") + "}";
+    }
 
     public static class TwoRows implements QuarkusTestProfile {
         @Override
@@ -66,6 +74,10 @@ class StubbedServicesTest {
                 String body = switch (path) {
                     case "/admin/v1/audit" -> audit(service, query);
                     case "/admin/v1/accounts" -> "[" + ACCOUNT + "]";
+                    case "/admin/v1/accounts/a1", "/admin/v1/accounts/a1/enable" -> ACCOUNT;
+                    case "/admin/v1/accounts/a1/clients" -> "[" + client("c1", null) + ","
+                            + client("c2", "2026-11-29T10:00:00Z") + "]";
+                    case "/admin/v1/accounts/a1/clients/c1/disable" -> client("c1", "2026-11-29T11:00:00Z");
                     // message 13: hook-service fails; message 14: it never received it
                     case "/admin/v1/deliveries" -> query.contains("message_id=13")
                             ? null
@@ -177,6 +189,60 @@ class StubbedServicesTest {
         assertTrue(CALLS.stream().anyMatch(c -> c.startsWith("management ")), CALLS.toString());
         assertTrue(CALLS.stream().anyMatch(c -> c.startsWith("hook ")), CALLS.toString());
         assertTrue(CALLS.stream().anyMatch(c -> c.startsWith("upload ")), CALLS.toString());
+    }
+
+    /**
+     * An account and its clients, disabled in red with a button to enable them, enabled with a link to disable them
+     * (after a confirmation page); each action a POST with the session's CSRF token, passed to management-service with
+     * X-Operator and logged. management-service's refusal is shown with its status; a post without the token is
+     * refused before any service is called.
+     */
+    @Test
+    void accountsAndClientsAreDisabledAndEnabledAndRefusalsShown() {
+        String session = ConsoleSecurityTest.signIn("alice");
+        String page = given().cookie("quarkus-credential", session).get("/accounts/a1").then().statusCode(200)
+                .extract().asString();
+        assertTrue(page.contains("<p id=\"account-state\" class=\"state bad\">Disabled since 2026-11-29 10:00:00Z"),
+                page);
+        assertTrue(page.contains("action=\"/accounts/a1/enable\""), page);
+        String disabled = row(page, "client-c2");
+        assertTrue(disabled.contains("<span class=\"badge bad\">disabled 2026-11-29 10:00:00Z</span>")
+                && disabled.contains("action=\"/accounts/a1/clients/c2/enable\""), disabled);
+        String enabled = row(page, "client-c1");
+        assertTrue(enabled.contains("<span class=\"badge ok\">enabled</span>")
+                && enabled.contains("href=\"/accounts/a1/clients/c1/disable\""), enabled);
+        given().cookie("quarkus-credential", session).get("/accounts").then().statusCode(200)
+                .body(containsString("acme.example</a> <span class=\"badge bad\">disabled</span>"));
+        given().cookie("quarkus-credential", session).get("/accounts/a1/clients/c1/disable").then().statusCode(200)
+                .body(containsString("Disable client c1? It gets no token from now on"))
+                .body(containsString("action=\"/accounts/a1/clients/c1/disable\""));
+        given().cookie("quarkus-credential", session).get("/accounts/a1/disable").then().statusCode(200)
+                .body(containsString("Disable acme.example? It gets no token and no client list from now on"));
+
+        CALLS.clear();
+        List<String> lines = ConsoleSecurityTest.audited(() -> {
+            ConsoleSecurityTest.act(session, "/accounts/a1/clients/c1/disable", Map.of()).then().statusCode(303)
+                    .header("Location", endsWith("/accounts/a1?notice=client-disabled"));
+            ConsoleSecurityTest.act(session, "/accounts/a1/enable", Map.of()).then().statusCode(303)
+                    .header("Location", endsWith("/accounts/a1?notice=account-enabled"));
+            ConsoleSecurityTest.act(session, "/accounts/a1/clients/c9/enable", Map.of()).then().statusCode(404)
+                    .body(containsString("management-service refused: NOT_FOUND: no"));
+        });
+        for (String call : new String[]{"/accounts/a1/clients/c1/disable", "/accounts/a1/enable",
+                "/accounts/a1/clients/c9/enable"}) {
+            assertTrue(CALLS.contains("management POST /admin/v1" + call + "?null X-Operator=alice"), CALLS.toString());
+        }
+        assertTrue(lines.contains("operator=alice action=disable-client target=a1/c1 outcome=disabled"), lines + "");
+        assertTrue(lines.contains("operator=alice action=enable-account target=a1 outcome=enabled"), lines + "");
+        assertTrue(lines.contains("operator=alice action=enable-client target=a1/c9 outcome=management-service"
+                + " refused: NOT_FOUND: no"), lines + "");
+        given().cookie("quarkus-credential", session).get("/accounts/a1?notice=client-disabled").then()
+                .body(containsString("The client is disabled: no token for it, its tokens refused."));
+
+        CALLS.clear();
+        given().cookie("quarkus-credential", session).redirects().follow(false).post("/accounts/a1/disable").then()
+                .statusCode(403).body(containsString("id=\"csrf-refused\""));
+        assertTrue(CALLS.isEmpty(), CALLS.toString());
     }
 
     /** The HTML of the table row with this id, tags and all. */

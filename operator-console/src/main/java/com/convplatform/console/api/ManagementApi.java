@@ -5,6 +5,7 @@ import java.util.List;
 
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
@@ -18,10 +19,10 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 @Path("/admin/v1")
 public interface ManagementApi {
     record Account(String accountId, String name, String fqdn, String businessId, String webhookUrl,
-            Instant createdAt, boolean requireSha256) {
+            Instant createdAt, boolean requireSha256, Instant disabledAt) {
     }
 
-    record Client(String clientId, String name, Instant createdAt) {
+    record Client(String clientId, String name, Instant createdAt, Instant disabledAt) {
     }
 
     record Certificate(String certificateUuid, String sha256Fingerprint, Instant notAfter, Instant createdAt,
@@ -57,6 +58,17 @@ public interface ManagementApi {
     @GET
     @Path("/accounts/{accountId}/certificates")
     List<Certificate> certificates(@PathParam("accountId") String accountId);
+
+    /** {@code action}: disable or enable. */
+    @POST
+    @Path("/accounts/{accountId}/{action}")
+    Account setAccount(@PathParam("accountId") String accountId, @PathParam("action") String action);
+
+    /** {@code action}: disable or enable. */
+    @POST
+    @Path("/accounts/{accountId}/clients/{clientId}/{action}")
+    Client setClient(@PathParam("accountId") String accountId, @PathParam("clientId") String clientId,
+            @PathParam("action") String action);
 
     @DELETE
     @Path("/accounts/{accountId}/certificates/{certificateUuid}")

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import jakarta.ws.rs.GET;
@@ -63,7 +64,11 @@ public class ConsolePages {
             "replayed", "The account's dead-lettered deliveries are queued again.",
             "disabled", "The endpoint is disabled: its deliveries are held until it is enabled.",
             "enabled", "The endpoint is enabled: held deliveries are sent now.",
-            "revoked", "The certificate is revoked.");
+            "revoked", "The certificate is revoked.",
+            "account-disabled", "The account is disabled: no token and no client list for it, its tokens refused.",
+            "account-enabled", "The account is enabled: tokens are issued again.",
+            "client-disabled", "The client is disabled: no token for it, its tokens refused.",
+            "client-enabled", "The client is enabled: tokens are issued for it again.");
 
     @Location("overview.html")
     Template overview;
@@ -354,6 +359,51 @@ public class ConsolePages {
                 ? seeOther("/accounts/" + id + "?notice=revoked")
                 : failed(done, "/accounts/" + id,
                         "the account");
+    }
+
+    @GET
+    @Path("accounts/{id}/disable")
+    public TemplateInstance confirmDisableAccount(@RestPath String id) {
+        Outcome<Account> a = Outcome.of("management-service", () -> management.account(id));
+        return confirmDisable(id, "", (a.ok() ? a.value().fqdn() : "account " + id)
+                + "? It gets no token and no client list");
+    }
+
+    @GET
+    @Path("accounts/{id}/clients/{client}/disable")
+    public TemplateInstance confirmDisableClient(@RestPath String id, @RestPath String client) {
+        return confirmDisable(id, "/clients/" + client, "client " + client + "? It gets no token");
+    }
+
+    private TemplateInstance confirmDisable(String id, String path, String question) {
+        return page(confirm).data("title", "Disable").data("question", "Disable " + question + " from now on, and its"
+                + " tokens are refused within seconds. Enabled again, it gets new tokens; those issued before stay"
+                + " refused until they expire.").data("detail", null)
+                .data("action", "/accounts/" + id + path + "/disable").data("button", "Disable")
+                .data("back", "/accounts/" + id).data("reason", false);
+    }
+
+    @POST
+    @Path("accounts/{id}/{action: disable|enable}")
+    public Response setAccount(@RestPath String id, @RestPath String action) {
+        return set(id, null, action, () -> management.setAccount(id, action));
+    }
+
+    @POST
+    @Path("accounts/{id}/clients/{client}/{action: disable|enable}")
+    public Response setClient(@RestPath String id, @RestPath String client, @RestPath String action) {
+        return set(id, client, action, () -> management.setClient(id, client, action));
+    }
+
+    /** Disables or enables an account, or one of its clients (a client not null), at management-service. */
+    private Response set(String id, String client, String action, Supplier<?> call) {
+        Outcome<?> done = Outcome.of("management-service", call);
+        String what = client == null ? "account" : "client";
+        operator.audit(action + "-" + what, client == null ? id : id + "/" + client,
+                done.ok() ? action + "d" : done.error());
+        return done.ok()
+                ? seeOther("/accounts/" + id + "?notice=" + what + "-" + action + "d")
+                : failed(done, "/accounts/" + id, "the account");
     }
 
     /** Every page: the operator's name for the header. */
