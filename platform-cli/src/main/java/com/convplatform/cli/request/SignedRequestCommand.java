@@ -247,6 +247,11 @@ abstract class SignedRequestCommand implements Callable<Integer> {
                 err.println("  fix:   " + Hints.fix(failure, Hints.Side.MANAGEMENT));
             } else {
                 err.println("The platform refused the request: " + c + (message.isEmpty() ? "" : ": " + message));
+                if (c.equals("NOT_AUTHENTICATED")) {
+                    Hints.notAuthenticated(fqdn, certificate.url, certificate.uuid, key, answer.headers()
+                            .getOrDefault("x-request-id", List.of()).stream().findFirst().orElse(null))
+                            .forEach(err::println);
+                }
             }
         });
         err.flush();

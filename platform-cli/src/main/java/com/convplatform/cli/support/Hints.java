@@ -1,6 +1,8 @@
 package com.convplatform.cli.support;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
 
 import com.convplatform.crypto.FailureCode;
 import com.convplatform.crypto.VerificationException;
@@ -124,6 +126,39 @@ public final class Hints {
                             + " --at with the time it was received."
                     : "Sync your clock with NTP and sign just before sending; the platform accepts 150 s either way.";
         };
+    }
+
+    /**
+     * What the platform checked before its one refusal for an unknown FQDN and for every failed check of the account's
+     * certificate or signature (management-service's NOT_AUTHENTICATED, which does not say which), in its order, each
+     * with the command that checks it here. {@code certUrl} or {@code certUuid} is the one sent; {@code requestId} the
+     * answer's X-Request-Id, or null.
+     */
+    public static List<String> notAuthenticated(String fqdn, String certUrl, String certUuid, Path key,
+            String requestId) {
+        String cert = certUrl != null
+                ? "the chain at " + certUrl + " downloads (https, 200, PEM, no redirect), is valid now, has " + fqdn
+                        + " as a DNS SAN and leads to a trusted root: platform-cli check-url --kind management --fqdn "
+                        + fqdn + " '" + certUrl + "', then platform-cli check-chain --chain <the file served there>"
+                        + " --fqdn " + fqdn
+                : "SignatureCertUUID " + certUuid + " is the certificate_uuid the operator registered for this account"
+                        + " (not revoked), valid now, with " + fqdn + " as a DNS SAN: platform-cli check-chain --chain"
+                        + " <that certificate's PEM> --fqdn " + fqdn + " --self-signed";
+        return List.of("  means: one answer for an unknown FQDN and for every failed check of the account's"
+                + " certificate or signature, so that nobody learns whether an FQDN is a customer's. The platform"
+                + " checked, in order:",
+                "  1. an account has the fqdn '" + fqdn + "': the FQDN registered for your account (ask the operator)",
+                "  2. the certificate: " + cert,
+                "  3. the signature: Signature (SHA-1: SHA1withRSA or SHA1withECDSA, by the key's type) and, when"
+                        + " sent, Signature-256 (SHA-256) verify over the exact body bytes with that certificate's key."
+                        + " This command signs the bytes it sends, so the question is whether --key " + key + " is that"
+                        + " certificate's private key: openssl pkey -pubout -in " + key + " and openssl x509 -pubkey"
+                        + " -noout -in <certificate> print the same key. For your own client: platform-cli sign --key "
+                        + key + " --body FILE signs FILE's bytes, to compare with its signature",
+                "  then:  the timestamp, within 150 s of the platform's clock (NTP), is checked after these and refused"
+                        + " with its own code, TIMESTAMP_OUT_OF_WINDOW",
+                "  fix:   run those checks; if all pass, give the platform operator this answer's X-Request-Id"
+                        + (requestId == null ? "" : " (" + requestId + ")") + ": its log names the reason");
     }
 
     /**

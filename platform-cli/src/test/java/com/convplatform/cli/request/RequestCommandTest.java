@@ -169,6 +169,37 @@ class RequestCommandTest {
         assertTrue(r.err().contains("fix:   Sign exactly the bytes you send"), r::toString);
     }
 
+    /** management-service's one refusal, NOT_AUTHENTICATED: what it checked, and the command that checks each here. */
+    @Test
+    void notAuthenticatedListsWhatThePlatformCheckedAndTheCommandsThatCheckEach() {
+        Path otherKey = TestFiles.key(dir, "other.pem", KeyPairs.ecP256());
+        CliRun.Result r = request("token", "--base-url", platform.baseUrl() + "/uniform", "--fqdn", FQDN,
+                "--client-id", "c-1", "--key", otherKey.toString(), "--cert-uuid",
+                "11111111-2222-4333-8444-555555555555");
+
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("\"error_code\":\"NOT_AUTHENTICATED\""), r::toString);
+        for (String said : new String[]{"The platform refused the request: NOT_AUTHENTICATED",
+                "  1. an account has the fqdn 'client.example.com'",
+                "  2. the certificate: SignatureCertUUID 11111111-2222-4333-8444-555555555555 is the certificate_uuid",
+                "platform-cli check-chain --chain <that certificate's PEM> --fqdn client.example.com --self-signed",
+                "  3. the signature: Signature (SHA-1",
+                "whether --key " + otherKey + " is that certificate's private key",
+                "platform-cli sign --key " + otherKey + " --body FILE", "within 150 s of the platform's clock",
+                "TIMESTAMP_OUT_OF_WINDOW", "this answer's X-Request-Id (req-1)"}) {
+            assertTrue(r.err().contains(said), said + " in " + r);
+        }
+        CliRun.Result url = request("clients", "--base-url", platform.baseUrl() + "/uniform", "--fqdn", FQDN,
+                "--key", otherKey.toString(), "--cert-url", CHAIN_URL);
+        assertEquals(1, url.exitCode(), url::toString);
+        assertTrue(url.err().contains("2. the certificate: the chain at " + CHAIN_URL + " downloads")
+                && url.err().contains("platform-cli check-url --kind management --fqdn client.example.com '"
+                        + CHAIN_URL + "', then platform-cli check-chain --chain <the file served there> --fqdn "
+                        + FQDN),
+                url::toString);
+        assertFalse(url.err().contains("--self-signed"), url::toString);
+    }
+
     @Test
     void aKeyOfTheWrongTypeIsNamedInTheFix() {
         Path ecKey = TestFiles.key(dir, "ec.pem", KeyPairs.ecP256());

@@ -28,7 +28,8 @@ import com.sun.net.httpserver.HttpServer;
  * A stand-in for the management service on 127.0.0.1: it verifies each signed request with crypto-common's
  * {@link ManagementRequestVerifier} (chains downloaded through a host override, trusted to the test PKI; registered
  * self-signed certificates by UUID) and answers a canned 200, or 400 with the failure code. Extra paths answer 500
- * ({@code /fail/...}), a redirect ({@code /moved/...}) or slowly ({@code /slow/...}).
+ * ({@code /fail/...}), a redirect ({@code /moved/...}) or slowly ({@code /slow/...}); under {@code /uniform/} it
+ * refuses as management-service does (NOT_AUTHENTICATED for every failure that needs the account's data).
  */
 final class TestPlatform implements AutoCloseable {
     /**
@@ -63,6 +64,7 @@ final class TestPlatform implements AutoCloseable {
         server.setExecutor(executor);
         server.createContext("/platform/management/", this::signed);
         server.createContext("/gateway/platform/management/", this::signed);
+        server.createContext("/uniform/platform/management/", this::signed);
         server.createContext("/fail/", ex -> answer(ex, 500, "{\"error_code\":\"INTERNAL\"}"));
         server.createContext("/moved/", ex -> {
             ex.getResponseHeaders().set("Location", "https://elsewhere.example/platform/management/clients/");
@@ -96,7 +98,7 @@ final class TestPlatform implements AutoCloseable {
         byte[] body = ex.getRequestBody().readAllBytes();
         Received r = new Received(ex.getRequestURI().getPath(), body, Map.copyOf(ex.getRequestHeaders()));
         received.add(r);
-        String path = r.path().replaceFirst("^/gateway", "");
+        String path = r.path().replaceFirst("^/(gateway|uniform)", "");
         boolean token = path.equals("/platform/management/token/issue/");
         if (!token && !path.equals("/platform/management/clients/")) {
             answer(ex, 404, "{\"error_code\":\"NOT_FOUND\",\"error_message\":\"no such endpoint\"}");
@@ -117,6 +119,14 @@ final class TestPlatform implements AutoCloseable {
                 answer(ex, 200, "{\"clients\":[{\"client_id\":\"c-1\",\"name\":\"web\"}]}");
             }
         } catch (VerificationException e) {
+            // under /uniform as management-service answers: the checks of the request alone say their code, every
+            // other failure is one refusal (its reason only in the service's log, by the request id)
+            if (r.path().startsWith("/uniform/") && !e.code().name().matches("CERT_HEADERS|CERT_URL_.*|TIMESTAMP_.*")) {
+                ex.getResponseHeaders().set("X-Request-Id", "req-" + received.size());
+                answer(ex, 400, "{\"error_code\":\"NOT_AUTHENTICATED\",\"error_message\":\"The request could not be"
+                        + " authenticated\"}");
+                return;
+            }
             answer(ex, 400, "{\"error_code\":\"" + e.code() + "\",\"error_message\":\""
                     + e.getMessage().replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
         }
