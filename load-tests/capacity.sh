@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The cost of one operation of a service on PostgreSQL, for docs/capacity.md: runs the service's load-test/run.sh with
-# DB=postgresql in a database of its own (PG_DB, default the one the load test makes: hook_load, upload_load or
-# management_load; created when missing, on 127.0.0.1:5432 as user
+# The cost of one operation of a service on PostgreSQL, for docs/capacity.md: runs the service's load-test/run.sh
+# in the database the load test makes afresh (PG_DB: hook_load, upload_load or
+# management_load, on 127.0.0.1:5432 as user
 # postgres) and, every INTERVAL seconds (5) while it runs, samples
 #   - the operations done so far, from the service's /q/metrics (hook: hook_deliveries_delivered_total; upload:
 #     upload_uploads_total; management: management_tokens_issued_total; the value before the exemplar,
@@ -48,12 +48,10 @@ PG_DB="${PG_DB:-${module%-service}_load}"
 OUT="${OUT:-$(mktemp -d /tmp/capacity-$which.XXXX)}"
 mkdir -p "$OUT"
 psql_() { psql -h 127.0.0.1 -U postgres -d "$PG_DB" -XAtq -F ' ' "$@"; }
-psql -h 127.0.0.1 -U postgres -XAtq -d postgres -c "select 1 from pg_database where datname = '$PG_DB'" | grep -q 1 ||
-  createdb -h 127.0.0.1 -U postgres "$PG_DB"
-psql_ -c "create extension if not exists pg_walinspect" >/dev/null
 
 if [ -z "${ANALYSE_ONLY:-}" ]; then
-DB=postgresql PG_URL="jdbc:postgresql://127.0.0.1:5432/$PG_DB" PORT="$port" "$module/load-test/run.sh" \
+# run.sh makes PG_DB afresh, connected to the server's postgres database (it cannot drop a database it is connected to)
+PG_URL="jdbc:postgresql://127.0.0.1:5432/postgres" PORT="$port" "$module/load-test/run.sh" \
   >"$OUT/run.log" 2>&1 &
 run=$!
 # Should this script end early, the load test ends with it (its run.sh then stops the service).
