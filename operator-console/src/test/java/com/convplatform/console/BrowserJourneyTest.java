@@ -38,9 +38,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -69,34 +66,23 @@ import io.quarkus.test.junit.QuarkusTest;
 @EnabledIf(value = "chromiumPresent", disabledReason = "no /usr/bin/chromium and /usr/bin/chromedriver on this"
         + " machine (apt-get install -y chromium chromium-driver): the browser test is skipped")
 class BrowserJourneyTest {
-    static final String CHROMIUM = "/usr/bin/chromium";
-    static final String CHROMEDRIVER = "/usr/bin/chromedriver";
     static final Path SHOTS = Path.of("target", "screenshots");
     static final ObjectMapper JSON = new ObjectMapper();
     static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
             .withZone(ZoneOffset.UTC);
     static WebDriver browser;
-    static Path profile;
 
     @TestHTTPResource("/")
     URL console;
 
     static boolean chromiumPresent() {
-        return Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(CHROMEDRIVER));
+        return HeadlessChromium.present();
     }
 
     @BeforeAll
     static void openBrowser() throws IOException {
         Files.createDirectories(SHOTS);
-        profile = Files.createTempDirectory(Path.of("target"), "chromium-profile-");
-        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM).addArguments("--headless", "--no-sandbox",
-                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                "--window-size=1280,1000", "--user-data-dir=" + profile.toAbsolutePath());
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(Path.of(CHROMEDRIVER)
-                .toFile()).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        browser = HeadlessChromium.open("chromium-profile-");
     }
 
     @AfterAll

@@ -31,9 +31,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -69,21 +66,13 @@ class SwaggerUiJourneyTest {
     static WebDriver browser;
 
     static boolean chromiumPresent() {
-        return BrowserJourneyTest.chromiumPresent();
+        return HeadlessChromium.present();
     }
 
     @BeforeAll
     static void openBrowser() throws IOException {
         Files.createDirectories(SHOTS);
-        Path profile = Files.createTempDirectory(Path.of("target"), "chromium-swagger-");
-        ChromeOptions options = new ChromeOptions().setBinary(BrowserJourneyTest.CHROMIUM).addArguments("--headless",
-                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1280,1000", "--user-data-dir=" + profile.toAbsolutePath());
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(Path.of(BrowserJourneyTest.CHROMEDRIVER).toFile()).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        browser = HeadlessChromium.open("chromium-swagger-");
     }
 
     @AfterAll
