@@ -289,10 +289,14 @@ class ConsoleSecurityTest {
                 .contentType(containsString("text/html")).body(containsString("Nothing here"));
     }
 
-    /** Health is on the management interface, open there; the console's port has none, even with a session. */
+    /**
+     * Health is on the management interface, open there, and nothing else is (not the OpenAPI document of the pages);
+     * the console's port has no health, even with a session.
+     */
     @Test
     void healthAnswersOnTheManagementInterfaceOnly() {
         given().get(live).then().statusCode(200).body("status", equalTo("UP"));
+        given().get(live.toString().replace("/q/health/live", "/q/openapi")).then().statusCode(404);
         String session = signIn("alice");
         for (String path : new String[]{"/q/health", "/q/health/live", "/q/health/ready", "/q/metrics"}) {
             given().cookie("quarkus-credential", session).get(path).then().statusCode(404)
