@@ -52,9 +52,10 @@ build_for_load_test() {
 }
 
 # start_service <module> <port> <ops port> <data dir> [java options...] -- [VAR=value...]
-# Starts <module>'s jar in the background on <port>, its management interface (health, metrics) on <ops port>, with
-# the given environment (logging at WARN), waits up to 60 s for its readiness, and on exit stops it, keeps its log in <module>/target/load-service.log, removes <data dir> and
-# notes when it did so (<module>/target/load-cleanup.epoch, read by wait_after_cleanup).
+# Starts <module>'s jar in the background on <port>, its management interface (health, metrics) on <ops port>, with the
+# given environment (logging at WARN), waits up to 60 s for its readiness, and on exit stops it, keeps its log in
+# <module>/target/load-service.log, removes <data dir> and notes when it did so (<module>/target/load-cleanup.epoch,
+# read by wait_after_cleanup).
 # The JVM runs with the garbage collector that <module>'s JVM image pins (GC_CONTAINER_OPTIONS in its Dockerfile.jvm,
 # which run-java.sh passes on), so the load test measures what is deployed; SERVICE_GC overrides it.
 # kill and wait may fail (the service may have gone already); under set -e they would end the trap early.

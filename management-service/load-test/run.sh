@@ -3,9 +3,9 @@
 # with an operator key,
 # runs ManagementLoadTest against it, prints the figures and stops the service.
 # Options (environment): WORKERS (16), SECONDS_PER_OP (30), WARMUP_SECONDS (30, unmeasured, per operation), KEY_TYPE
-# (rsa|ec), PORT (18081), OPS_PORT (19081: its management interface), SERVICE_JAVA_OPTS (added to the service's java command, e.g. a JFR recording),
-# PG_URL / PG_USER / PG_PASSWORD (the PostgreSQL to make the database management_load on; default the one on
-# 127.0.0.1:5432, else a private one; service-support's load-test-lib.sh).
+# (rsa|ec), PORT (18081), OPS_PORT (19081: its management interface), SERVICE_JAVA_OPTS (added to the service's java
+# command, e.g. a JFR recording), PG_URL / PG_USER / PG_PASSWORD (the PostgreSQL to make the database management_load
+# on; default the one on 127.0.0.1:5432, else a private one; service-support's load-test-lib.sh).
 # The rate limits are off for the run: one load generator on one address is the whole load, by design.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

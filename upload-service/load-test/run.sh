@@ -5,12 +5,12 @@
 # UploadLoadTest plays management-service's JWKS and hook-service's intake on loopback and measures, in the same run,
 # a bare loopback copy of the same request bytes to disk as the ceiling.
 # Options (environment): WORKERS (8), ROUNDS (3: ceiling and service phases, one after the other, per size),
-# SECONDS_PER_PHASE (10), WARMUP_SECONDS (60), SERVICE_HEAP (128m),
-# SIZES (100000,5000000: the file sizes measured against the ceiling, in bytes),
-# PORT (18083), OPS_PORT (19083: its management interface, where the metrics are read), STUB_PORT (18183), SERVICE_JAVA_OPTS (added to the service's java command), AFTER_CLEANUP_SECONDS
-# (360: how long after the last run's cleanup to start; see wait_after_cleanup in service-support/load-test-lib.sh),
-# PG_URL / PG_USER / PG_PASSWORD (the PostgreSQL to make the database upload_load on; default the one on
-# 127.0.0.1:5432, else a private one; service-support's load-test-lib.sh).
+# SECONDS_PER_PHASE (10), WARMUP_SECONDS (60), SERVICE_HEAP (128m), SIZES (100000,5000000: the file sizes measured
+# against the ceiling, in bytes), PORT (18083), OPS_PORT (19083: its management interface, where the metrics are read),
+# STUB_PORT (18183), SERVICE_JAVA_OPTS (added to the service's java command), AFTER_CLEANUP_SECONDS (360: how long after
+# the last run's cleanup to start; see wait_after_cleanup in service-support/load-test-lib.sh), PG_URL / PG_USER /
+# PG_PASSWORD (the PostgreSQL to make the database upload_load on; default the one on 127.0.0.1:5432, else a private
+# one; service-support's load-test-lib.sh).
 # The quotas are set far above the load (one account is the whole load, by design); the statement that reserves an
 # upload's bytes still runs for every upload, so its cost is in the figures.
 set -euo pipefail

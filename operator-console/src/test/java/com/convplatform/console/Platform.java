@@ -32,10 +32,10 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * The real platform for the browser test: the built jars of management-service, hook-service and upload-service on
- * free loopback ports (their management interfaces too), each on embedded storage in a fresh directory under target/, wired as run-local.sh wires them
- * (private-network delivery on, HTTP webhooks allowed), and a webhook receiver on loopback that answers
- * {@link #RECEIVER_STATUS}. management-service's JWT signing key is a file dated {@link #KEY_MADE}. The console under
- * test is pointed at the three.
+ * free loopback ports (their management interfaces too), each on embedded storage in a fresh directory under target/,
+ * wired as run-local.sh wires them (private-network delivery on, HTTP webhooks allowed), and a webhook receiver on
+ * loopback that answers {@link #RECEIVER_STATUS}. management-service's JWT signing key is a file dated
+ * {@link #KEY_MADE}. The console under test is pointed at the three.
  */
 public class Platform implements QuarkusTestResourceLifecycleManager {
     public static final String OPERATOR_KEY = "browser-operator-key";
