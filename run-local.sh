@@ -2,7 +2,8 @@
 # Runs the whole platform on this machine: builds what is missing, starts management-service (port 8081),
 # hook-service (8082, its certificate also over HTTPS on 127.0.0.1:8443) and upload-service (8083) on PostgreSQL,
 # wired together, then creates a demo account, client, certificate and user (once) and prints what to do
-# next, and the operator console (8084, on 127.0.0.1 only). Ctrl-C stops them all. Everything lives under the data
+# next, and the operator console (8084, on 127.0.0.1 only). Each has its management interface (health, metrics) on a
+# port of its own: 9081, 9082, 9083 and 9084 (the ops ports). Ctrl-C stops them all. Everything lives under the data
 # directory (default ./data/local): files, generated keys (the console operator's password among them), logs, a private
 # PostgreSQL when one is started, and demo/demo.env with the demo's ids and the ports of this run.
 #
@@ -15,7 +16,8 @@
 #
 #   ./run-local.sh [--rebuild] [--data DIR] [--detach] [--receiver-port PORT]
 #                  [--management-port PORT] [--hook-port PORT] [--upload-port PORT] [--hook-https-port PORT]
-#                  [--console-port PORT]
+#                  [--console-port PORT] [--management-ops-port PORT] [--hook-ops-port PORT]
+#                  [--upload-ops-port PORT] [--console-ops-port PORT]
 #
 #   --rebuild            build even when the jars exist (after changing the code)
 #   --data DIR           data directory (default ./data/local); delete it to start from nothing
@@ -29,12 +31,16 @@
 #   --hook-https-port    hook-service's local HTTPS port, serving its certificate (default 8443)
 #   --console-port       the operator console's HTTP port (default 8084); its local operator and where the
 #                        password is kept are printed at start
+#   --management-ops-port, --hook-ops-port, --upload-ops-port, --console-ops-port
+#                        each one's management interface: /q/health and /q/metrics, the console's health only
+#                        (defaults 9081, 9082, 9083, 9084); the OpenAPI document and Swagger UI stay on the HTTP ports
 #
 # The ports may also be set in the environment: MANAGEMENT_PORT, HOOK_PORT, UPLOAD_PORT, HOOK_HTTPS_PORT,
-# CONSOLE_PORT and RECEIVER_PORT (a flag wins). The ports used are printed and written to demo/demo.env on every start.
+# CONSOLE_PORT, RECEIVER_PORT, MANAGEMENT_OPS_PORT, HOOK_OPS_PORT, UPLOAD_OPS_PORT and CONSOLE_OPS_PORT (a flag wins).
+# The ports used are printed and written to demo/demo.env on every start.
 # CONSOLE_SESSION_KEY (32 or more characters) keeps the console's sessions over runs; without it each run makes a new
 # random one. The services listen on 127.0.0.1 only (their test seams, such as delivery to private networks, are on
-# here); LISTEN_HOST=0.0.0.0 opens them to the network.
+# here); LISTEN_HOST=0.0.0.0 opens them to the network, their management interfaces too.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT="$(pwd)"
@@ -46,6 +52,10 @@ HOOK_PORT="${HOOK_PORT:-8082}"
 UPLOAD_PORT="${UPLOAD_PORT:-8083}"
 HOOK_HTTPS_PORT="${HOOK_HTTPS_PORT:-8443}"
 CONSOLE_PORT="${CONSOLE_PORT:-8084}"
+MANAGEMENT_OPS_PORT="${MANAGEMENT_OPS_PORT:-9081}"
+HOOK_OPS_PORT="${HOOK_OPS_PORT:-9082}"
+UPLOAD_OPS_PORT="${UPLOAD_OPS_PORT:-9083}"
+CONSOLE_OPS_PORT="${CONSOLE_OPS_PORT:-9084}"
 REBUILD=0
 DETACH=0
 usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }
@@ -66,15 +76,22 @@ while [ $# -gt 0 ]; do
     --upload-port) value "$@"; UPLOAD_PORT="$2"; shift ;;
     --hook-https-port) value "$@"; HOOK_HTTPS_PORT="$2"; shift ;;
     --console-port) value "$@"; CONSOLE_PORT="$2"; shift ;;
+    --management-ops-port) value "$@"; MANAGEMENT_OPS_PORT="$2"; shift ;;
+    --hook-ops-port) value "$@"; HOOK_OPS_PORT="$2"; shift ;;
+    --upload-ops-port) value "$@"; UPLOAD_OPS_PORT="$2"; shift ;;
+    --console-ops-port) value "$@"; CONSOLE_OPS_PORT="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 PORTS="management $MANAGEMENT_PORT, hook $HOOK_PORT, upload $UPLOAD_PORT, hook HTTPS $HOOK_HTTPS_PORT, console $CONSOLE_PORT"
+PORTS="$PORTS; ops (health, metrics): management $MANAGEMENT_OPS_PORT, hook $HOOK_OPS_PORT, upload $UPLOAD_OPS_PORT,"
+PORTS="$PORTS console $CONSOLE_OPS_PORT"
 seen=" "
 for named in "management:$MANAGEMENT_PORT" "hook:$HOOK_PORT" "upload:$UPLOAD_PORT" "hook HTTPS:$HOOK_HTTPS_PORT" \
-  "console:$CONSOLE_PORT" \
+  "console:$CONSOLE_PORT" "management ops:$MANAGEMENT_OPS_PORT" "hook ops:$HOOK_OPS_PORT" \
+  "upload ops:$UPLOAD_OPS_PORT" "console ops:$CONSOLE_OPS_PORT" \
   "receiver:$RECEIVER_PORT"; do
   name="${named%%:*}"; port="${named#*:}"
   case "$port" in
@@ -96,7 +113,8 @@ LOGS="$DATA/logs"
 DEMO="$DATA/demo"
 mkdir -p "$LOGS" "$DEMO"
 
-for port in "$MANAGEMENT_PORT" "$HOOK_PORT" "$UPLOAD_PORT" "$HOOK_HTTPS_PORT" "$CONSOLE_PORT"; do
+for port in "$MANAGEMENT_PORT" "$HOOK_PORT" "$UPLOAD_PORT" "$HOOK_HTTPS_PORT" "$CONSOLE_PORT" "$MANAGEMENT_OPS_PORT" \
+  "$HOOK_OPS_PORT" "$UPLOAD_OPS_PORT" "$CONSOLE_OPS_PORT"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
     echo "port $port is already in use: is the platform running already? (stop it, free the port, or choose other" \
       "ports: see --help)" >&2
@@ -223,44 +241,45 @@ echo "== the databases: ${DB_PREFIX}_management, _hook and _upload on $DB_WHERE"
 
 echo "== starting the services (ports: $PORTS; logs in $LOGS)"
 start management-service QUARKUS_SWAGGER_UI_ENABLED=true QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$DB_HOST/${DB_PREFIX}_management" \
-  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$MANAGEMENT_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" MANAGEMENT_DATA_DIR="$DATA/management" \
+  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$MANAGEMENT_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" QUARKUS_MANAGEMENT_PORT="$MANAGEMENT_OPS_PORT" MANAGEMENT_DATA_DIR="$DATA/management" \
   MANAGEMENT_ADMIN_API_KEY="$OPERATOR_KEY" MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" \
   MANAGEMENT_ADMIN_ALLOW_HTTP_WEBHOOKS=true
 start hook-service QUARKUS_SWAGGER_UI_ENABLED=true QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$DB_HOST/${DB_PREFIX}_hook" \
-  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$HOOK_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" HOOK_DATA_DIR="$DATA/hook" HOOK_ADMIN_API_KEY="$OPERATOR_KEY" \
+  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$HOOK_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" QUARKUS_MANAGEMENT_PORT="$HOOK_OPS_PORT" HOOK_DATA_DIR="$DATA/hook" HOOK_ADMIN_API_KEY="$OPERATOR_KEY" \
   HOOK_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" HOOK_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" \
   HOOK_MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" HOOK_LOCAL_HTTPS_PORT="$HOOK_HTTPS_PORT" \
   HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true
 start upload-service QUARKUS_SWAGGER_UI_ENABLED=true QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$DB_HOST/${DB_PREFIX}_upload" \
-  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$UPLOAD_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" UPLOAD_DATA_DIR="$DATA/upload" \
+  QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" QUARKUS_HTTP_PORT="$UPLOAD_PORT" QUARKUS_HTTP_HOST="$LISTEN_HOST" QUARKUS_MANAGEMENT_PORT="$UPLOAD_OPS_PORT" UPLOAD_DATA_DIR="$DATA/upload" \
   UPLOAD_STORAGE_DIR="$DATA/upload/files" UPLOAD_ADMIN_API_KEY="$OPERATOR_KEY" \
   UPLOAD_JWKS_URL="http://127.0.0.1:$MANAGEMENT_PORT/platform/management/jwks.json" \
   UPLOAD_HOOK_SERVICE_URL="http://127.0.0.1:$HOOK_PORT" UPLOAD_HOOK_SERVICE_INTERNAL_API_KEY="$HOOK_INTERNAL_KEY" \
   UPLOAD_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" UPLOAD_MANAGEMENT_INTERNAL_API_KEY="$MANAGEMENT_INTERNAL_KEY" \
   UPLOAD_PUBLIC_BASE_URL="http://localhost:$UPLOAD_PORT"
-start operator-console QUARKUS_HTTP_PORT="$CONSOLE_PORT" QUARKUS_HTTP_HOST=127.0.0.1 \
+start operator-console QUARKUS_HTTP_PORT="$CONSOLE_PORT" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT="$CONSOLE_OPS_PORT" \
   CONSOLE_USERS_FILE="$CONSOLE_USERS" CONSOLE_SESSION_KEY="$CONSOLE_SESSION_KEY" CONSOLE_SECURE_COOKIES=false \
   CONSOLE_MANAGEMENT_URL="http://127.0.0.1:$MANAGEMENT_PORT" CONSOLE_MANAGEMENT_API_KEY="$OPERATOR_KEY" \
   CONSOLE_HOOK_URL="http://127.0.0.1:$HOOK_PORT" CONSOLE_HOOK_API_KEY="$OPERATOR_KEY" \
   CONSOLE_UPLOAD_URL="http://127.0.0.1:$UPLOAD_PORT" CONSOLE_UPLOAD_API_KEY="$OPERATOR_KEY"
 
-for svc in "management-service:$MANAGEMENT_PORT" "hook-service:$HOOK_PORT" "upload-service:$UPLOAD_PORT" \
-  "operator-console:$CONSOLE_PORT"; do
-  name="${svc%%:*}"; port="${svc##*:}"
+for svc in "management-service:$MANAGEMENT_PORT:$MANAGEMENT_OPS_PORT" "hook-service:$HOOK_PORT:$HOOK_OPS_PORT" \
+  "upload-service:$UPLOAD_PORT:$UPLOAD_OPS_PORT" "operator-console:$CONSOLE_PORT:$CONSOLE_OPS_PORT"; do
+  IFS=: read -r name port ops <<< "$svc"
   ready=0
   for _ in $(seq 1 120); do
-    if curl -fs "http://127.0.0.1:$port/q/health/ready" > /dev/null 2>&1; then ready=1; break; fi
+    if curl -fs "http://127.0.0.1:$ops/q/health/ready" > /dev/null 2>&1; then ready=1; break; fi
     sleep 0.5
   done
   if [ "$ready" != 1 ]; then
-    echo "$name did not become ready on port $port; the end of $LOGS/$name.log:" >&2
+    echo "$name did not become ready (http://127.0.0.1:$ops/q/health/ready); the end of $LOGS/$name.log:" >&2
     tail -n 30 "$LOGS/$name.log" >&2
     exit 1
   fi
   if [ "$name" = operator-console ]; then
     echo "   $name ready on http://localhost:$port (sign in as operator, password $CONSOLE_OPERATOR_PASSWORD: CONSOLE_OPERATOR_PASSWORD in $KEYS; users file $CONSOLE_USERS)"
   else
-    echo "   $name ready on http://localhost:$port (OpenAPI UI: http://localhost:$port/q/swagger-ui)"
+    echo "   $name ready on http://localhost:$port (OpenAPI UI: http://localhost:$port/q/swagger-ui; metrics:" \
+      "http://localhost:$ops/q/metrics)"
   fi
 done
 
@@ -320,6 +339,10 @@ export HOOK_PORT=$HOOK_PORT
 export UPLOAD_PORT=$UPLOAD_PORT
 export HOOK_HTTPS_PORT=$HOOK_HTTPS_PORT
 export CONSOLE_PORT=$CONSOLE_PORT
+export MANAGEMENT_OPS_PORT=$MANAGEMENT_OPS_PORT
+export HOOK_OPS_PORT=$HOOK_OPS_PORT
+export UPLOAD_OPS_PORT=$UPLOAD_OPS_PORT
+export CONSOLE_OPS_PORT=$CONSOLE_OPS_PORT
 export OPERATOR_KEY=$OPERATOR_KEY
 platform-cli() { java -jar "$ROOT/platform-cli/target/platform-cli.jar" "\$@"; }
 EOF

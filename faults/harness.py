@@ -192,6 +192,7 @@ class Service:
         self.name = f"{kind}-{index}" if kind != "management" else "management"
         self.jar = os.path.join(ROOT, module, "target", JAR_DIR, "quarkus-run.jar")
         self.port = free_port()
+        self.ops_port = free_port()  # its management interface (health, metrics): replicas side by side
         self.https_port = free_port() if kind == "hook" else 0
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
@@ -219,7 +220,7 @@ class Service:
 
     def ready(self) -> bool:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/q/health/ready", timeout=2) as r:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.ops_port}/q/health/ready", timeout=2) as r:
                 return r.status == 200
         except (OSError, urllib.error.URLError):
             return False
@@ -391,7 +392,8 @@ class Harness:
         os.makedirs(files)
 
         def common(s: Service) -> dict[str, str]:
-            return {"QUARKUS_HTTP_PORT": str(s.port), "QUARKUS_HTTP_HOST": "127.0.0.1"}
+            return {"QUARKUS_HTTP_PORT": str(s.port), "QUARKUS_HTTP_HOST": "127.0.0.1",
+                    "QUARKUS_MANAGEMENT_PORT": str(s.ops_port)}
 
         def management(s: Service) -> dict[str, str]:
             return {**common(s), **self.db_env("mgmt"),

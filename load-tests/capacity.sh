@@ -3,8 +3,9 @@
 # in the database the load test makes afresh (PG_DB: hook_load, upload_load or
 # management_load, on 127.0.0.1:5432 as user
 # postgres) and, every INTERVAL seconds (5) while it runs, samples
-#   - the operations done so far, from the service's /q/metrics (hook: hook_deliveries_delivered_total; upload:
-#     upload_uploads_total; management: management_tokens_issued_total; the value before the exemplar,
+#   - the operations done so far, from the service's /q/metrics on its management interface (OPS_PORT; hook:
+#     hook_deliveries_delivered_total; upload: upload_uploads_total; management: management_tokens_issued_total; the
+#     value before the exemplar,
 #     ` # {span_id=...,trace_id=...} 1.0 <time>`, that a counter carries once it was incremented inside a traced request),
 #   - the service's process CPU time (/proc/<pid>/stat; its JIT compiler's and garbage collector's threads apart, by
 #     thread name), and that of each PostgreSQL process serving PG_DB (its
@@ -32,11 +33,12 @@ cd "$(dirname "$0")/.."
 ROOT="$(pwd -P)"
 which="${1:?usage: load-tests/capacity.sh hook|upload|management}"
 case "$which" in
-  hook) module=hook-service; metric=hook_deliveries_delivered_total; port="${PORT:-18082}"
+  hook) module=hook-service; metric=hook_deliveries_delivered_total; port="${PORT:-18082}" mport="${OPS_PORT:-19082}"
     export BATCH="${BATCH:-32}" WORKERS="${WORKERS:-8}" ;;
-  upload) module=upload-service; metric=upload_uploads_total; port="${PORT:-18083}"
+  upload) module=upload-service; metric=upload_uploads_total; port="${PORT:-18083}" mport="${OPS_PORT:-19083}"
     export SIZES="${SIZES:-100000}" ROUNDS="${ROUNDS:-2}" ;;
   management) module=management-service; metric=management_tokens_issued_total; port="${PORT:-18081}"
+    mport="${OPS_PORT:-19081}"
     window=last ;;
   *) echo "usage: load-tests/capacity.sh hook|upload|management" >&2; exit 2 ;;
 esac
@@ -51,7 +53,7 @@ psql_() { psql -h 127.0.0.1 -U postgres -d "$PG_DB" -XAtq -F ' ' "$@"; }
 
 if [ -z "${ANALYSE_ONLY:-}" ]; then
 # run.sh makes PG_DB afresh, connected to the server's postgres database (it cannot drop a database it is connected to)
-PG_URL="jdbc:postgresql://127.0.0.1:5432/postgres" PORT="$port" "$module/load-test/run.sh" \
+PG_URL="jdbc:postgresql://127.0.0.1:5432/postgres" PORT="$port" OPS_PORT="$mport" "$module/load-test/run.sh" \
   >"$OUT/run.log" 2>&1 &
 run=$!
 # Should this script end early, the load test ends with it (its run.sh then stops the service).
@@ -91,7 +93,7 @@ while kill -0 $run 2>/dev/null; do
   [ -d "/proc/$svc" ] || break
   t=$(date +%s.%N)
   load1=$(cut -d' ' -f1 /proc/loadavg)
-  ops=$(curl -fs "http://127.0.0.1:$port/q/metrics" | awk -v m="$metric" '$1 ~ "^" m "({|$)" {sub(/ # .*/, ""); s += $NF} END {printf "%.0f", s}') || ops=""
+  ops=$(curl -fs "http://127.0.0.1:$mport/q/metrics" | awk -v m="$metric" '$1 ~ "^" m "({|$)" {sub(/ # .*/, ""); s += $NF} END {printf "%.0f", s}') || ops=""
   [ -n "$ops" ] || continue
   st=$(ticks "$svc")
   jg=$(jit_gc_ticks "$svc")

@@ -51,16 +51,17 @@ build_for_load_test() {
   LOAD_CLASSPATH="load-tests/target/classes:$(cat load-tests/target/load.classpath)"
 }
 
-# start_service <module> <port> <data dir> [java options...] -- [VAR=value...]
-# Starts <module>'s jar in the background on <port> with the given environment (logging at WARN), waits up to 60 s
-# for its readiness, and on exit stops it, keeps its log in <module>/target/load-service.log, removes <data dir> and
-# notes when it did so (<module>/target/load-cleanup.epoch, read by wait_after_cleanup).
+# start_service <module> <port> <ops port> <data dir> [java options...] -- [VAR=value...]
+# Starts <module>'s jar in the background on <port>, its management interface (health, metrics) on <ops port>, with the
+# given environment (logging at WARN), waits up to 60 s for its readiness, and on exit stops it, keeps its log in
+# <module>/target/load-service.log, removes <data dir> and notes when it did so (<module>/target/load-cleanup.epoch,
+# read by wait_after_cleanup).
 # The JVM runs with the garbage collector that <module>'s JVM image pins (GC_CONTAINER_OPTIONS in its Dockerfile.jvm,
 # which run-java.sh passes on), so the load test measures what is deployed; SERVICE_GC overrides it.
 # kill and wait may fail (the service may have gone already); under set -e they would end the trap early.
 start_service() {
-  local module=$1 port=$2 data=$3
-  shift 3
+  local module=$1 port=$2 ops=$3 data=$4
+  shift 4
   local gc="${SERVICE_GC:-$(sed -n 's/^ENV GC_CONTAINER_OPTIONS="\(.*\)"$/\1/p' "$module/src/main/docker/Dockerfile.jvm")}"
   local java_opts=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do
@@ -69,7 +70,7 @@ start_service() {
   done
   [ $# -gt 0 ] && shift
   # shellcheck disable=SC2086 # $gc is empty or one or more options
-  env "$@" QUARKUS_HTTP_PORT="$port" QUARKUS_LOG_LEVEL=WARN \
+  env "$@" QUARKUS_HTTP_PORT="$port" QUARKUS_MANAGEMENT_PORT="$ops" QUARKUS_LOG_LEVEL=WARN \
     java $gc ${java_opts[@]+"${java_opts[@]}"} -jar "$module/target/quarkus-app/quarkus-run.jar" > "$data/service.log" 2>&1 &
   SERVICE_PID=$!
   trap "kill $SERVICE_PID 2>/dev/null || true; wait $SERVICE_PID 2>/dev/null || true; \
@@ -77,7 +78,7 @@ start_service() {
     date +%s > '$module/target/load-cleanup.epoch' 2>/dev/null || true; \
     [ -n '${LOAD_PG_PID:-}' ] && { kill ${LOAD_PG_PID:-0} 2>/dev/null || true; wait ${LOAD_PG_PID:-0} 2>/dev/null || true; }" EXIT
   for _ in $(seq 1 60); do
-    curl -fs "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return 0
+    curl -fs "http://127.0.0.1:$ops/q/health/ready" >/dev/null 2>&1 && return 0
     sleep 1
   done
   echo "$module was not ready after 60 s; its log: $module/target/load-service.log" >&2

@@ -78,7 +78,9 @@ export QUARKUS_OTEL_BSP_SCHEDULE_DELAY=200ms
 
 echo "== journey: the platform (run-local.sh, data in $DATA)"
 ./run-local.sh --data "$DATA" --receiver-port "$(free_port)" --management-port "$(free_port)" --hook-port "$(free_port)" \
-  --upload-port "$(free_port)" --hook-https-port "$(free_port)" --detach > "$WORK/platform.log" 2>&1 \
+  --upload-port "$(free_port)" --hook-https-port "$(free_port)" --console-port "$(free_port)" \
+  --management-ops-port "$(free_port)" --hook-ops-port "$(free_port)" --upload-ops-port "$(free_port)" \
+  --console-ops-port "$(free_port)" --detach > "$WORK/platform.log" 2>&1 \
   || { cat "$WORK/platform.log" >&2; fail "the platform did not start (run-local.sh, output above)"; }
 # shellcheck disable=SC1091
 . "$DATA/demo/demo.env"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the three services (run-local.sh in a temporary data directory), makes each of them register the meters it
 # only creates on first use (a token, a hook that is dead-lettered, one that is delivered, a refused upload, refused
-# and rate-limited signed requests), scrapes /q/metrics of each, and compares the metric names with metrics.txt.
+# and rate-limited signed requests), scrapes /q/metrics of each (on its management interface, the ops port), and
+# compares the metric names with metrics.txt.
 #
 #   deploy/monitoring/scrape.sh           compare; exit 1 if a scraped name is missing from metrics.txt, or a name
 #                                         metrics.txt says a service exports was not scraped
@@ -9,8 +10,8 @@
 #
 # SCRAPE_SAVE=DIR keeps each service's whole scrape (labels and values) as DIR/<service>.txt.
 #
-# Needs the service jars built (./mvnw -B -ntp -o install -DskipTests). The services listen on free ports when
-# run-local.sh takes port settings, else on its fixed ones (8081, 8082, 8083, 8443), which must then be free.
+# Needs the service jars built (./mvnw -B -ntp -o install -DskipTests). The services and their management interfaces
+# listen on free ports (run-local.sh's port settings).
 # Takes one to three minutes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -40,12 +41,11 @@ trap cleanup EXIT
 # upload's hook is retried once and dead-lettered, the second one is delivered.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 RECEIVER_PORT=$(free_port)
-if ./run-local.sh --help | grep -q -- --management-port; then
-  MANAGEMENT_PORT=$(free_port) HOOK_PORT=$(free_port) UPLOAD_PORT=$(free_port) HOOK_HTTPS_PORT=$(free_port)
-else
-  MANAGEMENT_PORT=8081 HOOK_PORT=8082 UPLOAD_PORT=8083 HOOK_HTTPS_PORT=8443
-fi
-export MANAGEMENT_PORT HOOK_PORT UPLOAD_PORT HOOK_HTTPS_PORT
+MANAGEMENT_PORT=$(free_port) HOOK_PORT=$(free_port) UPLOAD_PORT=$(free_port) HOOK_HTTPS_PORT=$(free_port)
+CONSOLE_PORT=$(free_port) MANAGEMENT_OPS_PORT=$(free_port) HOOK_OPS_PORT=$(free_port) UPLOAD_OPS_PORT=$(free_port)
+CONSOLE_OPS_PORT=$(free_port)
+export MANAGEMENT_PORT HOOK_PORT UPLOAD_PORT HOOK_HTTPS_PORT CONSOLE_PORT MANAGEMENT_OPS_PORT HOOK_OPS_PORT \
+  UPLOAD_OPS_PORT CONSOLE_OPS_PORT
 python3 - "$RECEIVER_PORT" > "$TMP/receiver.log" 2>&1 <<'EOF' &
 import http.server, sys
 seen = 0
@@ -95,19 +95,19 @@ upload() { # message type
 TOKEN=$(platform-cli request token --base-url "http://127.0.0.1:$MANAGEMENT_PORT" --fqdn "$FQDN" \
   --client-id "$CLIENT_ID" --key "$KEY" --cert-uuid "$CERT_UUID" --token-only)
 upload 52
-wait_for "$HOOK_PORT" hook_deliveries_dead_lettered_total
+wait_for "$HOOK_OPS_PORT" hook_deliveries_dead_lettered_total
 upload 52
-wait_for "$HOOK_PORT" hook_deliveries_delivered_total
+wait_for "$HOOK_OPS_PORT" hook_deliveries_delivered_total
 upload 99 # not a message type: refused
-wait_for "$UPLOAD_PORT" upload_refusals_total
+wait_for "$UPLOAD_OPS_PORT" upload_refusals_total
 for _ in 1 2 3 4 5 6; do # malformed, then over the per-source limit
   curl -sS -o /dev/null -X POST "http://127.0.0.1:$MANAGEMENT_PORT/platform/management/token/issue/" \
     -H 'Content-Type: application/json' -d '{'
 done
-wait_for "$MANAGEMENT_PORT" management_rate_limited_total
+wait_for "$MANAGEMENT_OPS_PORT" management_rate_limited_total
 
 # One line per sample name and service, as metrics.txt holds them.
-for svc in "management-service:$MANAGEMENT_PORT" "hook-service:$HOOK_PORT" "upload-service:$UPLOAD_PORT"; do
+for svc in "management-service:$MANAGEMENT_OPS_PORT" "hook-service:$HOOK_OPS_PORT" "upload-service:$UPLOAD_OPS_PORT"; do
   metrics "${svc##*:}" > "$TMP/${svc%%:*}.txt"
   if [ -n "${SCRAPE_SAVE:-}" ]; then mkdir -p "$SCRAPE_SAVE" && cp "$TMP/${svc%%:*}.txt" "$SCRAPE_SAVE/"; fi
   grep -v '^#' "$TMP/${svc%%:*}.txt" | sed 's/[{ ].*//' | sort -u | sed "s/\$/ ${svc%%:*}/"

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URL;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.console.security.SecurityHeaders;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
@@ -27,6 +29,9 @@ import io.restassured.response.Response;
 @QuarkusTest
 class ConsoleSecurityTest {
     static final String PASSWORD = "test-console-password";
+
+    @TestHTTPResource(value = "/health/live", management = true)
+    URL live;
 
     /** Signs in as {@code name} with the form and returns the session cookie. */
     static String signIn(String name) {
@@ -43,7 +48,7 @@ class ConsoleSecurityTest {
     @Test
     void everyPageWithoutASessionRedirectsToTheSignInPage() {
         for (String page : new String[]{"/", "/accounts", "/deliveries?status=DEAD", "/deliveries/d1",
-                "/accounts/a1", "/accounts/a1/replay", "/no-such-page"}) {
+                "/accounts/a1", "/accounts/a1/replay", "/no-such-page", "/q/health/live"}) {
             given().redirects().follow(false).get(page).then().statusCode(302)
                     .header("Location", endsWith("/login")).header("Content-Security-Policy", SecurityHeaders.CSP);
         }
@@ -282,6 +287,20 @@ class ConsoleSecurityTest {
     void anUnknownPageIsAPageNotJson() {
         given().cookie("quarkus-credential", signIn("alice")).get("/no-such-page").then().statusCode(404)
                 .contentType(containsString("text/html")).body(containsString("Nothing here"));
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    /**
+     * Health is on the management interface, open there, and nothing else is (not the OpenAPI document of the pages);
+     * the console's port has no health, even with a session.
+     */
+    @Test
+    void healthAnswersOnTheManagementInterfaceOnly() {
+        given().get(live).then().statusCode(200).body("status", equalTo("UP"));
+        given().get(live.toString().replace("/q/health/live", "/q/openapi")).then().statusCode(404);
+        String session = signIn("alice");
+        for (String path : new String[]{"/q/health", "/q/health/live", "/q/health/ready", "/q/metrics"}) {
+            given().cookie("quarkus-credential", session).get(path).then().statusCode(404)
+                    .body(containsString("Nothing here"));
+        }
     }
 }

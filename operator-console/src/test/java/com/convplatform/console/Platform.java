@@ -32,10 +32,10 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * The real platform for the browser test: the built jars of management-service, hook-service and upload-service on
- * free loopback ports, each on embedded storage in a fresh directory under target/, wired as run-local.sh wires them
- * (private-network delivery on, HTTP webhooks allowed), and a webhook receiver on loopback that answers
- * {@link #RECEIVER_STATUS}. management-service's JWT signing key is a file dated {@link #KEY_MADE}. The console under
- * test is pointed at the three.
+ * free loopback ports (their management interfaces too), each on embedded storage in a fresh directory under target/,
+ * wired as run-local.sh wires them (private-network delivery on, HTTP webhooks allowed), and a webhook receiver on
+ * loopback that answers {@link #RECEIVER_STATUS}. management-service's JWT signing key is a file dated
+ * {@link #KEY_MADE}. The console under test is pointed at the three.
  */
 public class Platform implements QuarkusTestResourceLifecycleManager {
     public static final String OPERATOR_KEY = "browser-operator-key";
@@ -54,6 +54,7 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
     public static int receiverPort;
 
     private final List<Process> processes = new ArrayList<>();
+    private final List<Integer> healthPorts = new ArrayList<>();
     private HttpServer receiver;
 
     /** The repository's root (the parent of this module). */
@@ -125,13 +126,13 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
                     "UPLOAD_PUBLIC_BASE_URL", "http://localhost:" + uploadPort));
             HttpClient http = HttpClient.newHttpClient();
             String[] names = {"management-service", "hook-service", "upload-service"};
-            int[] ports = {managementPort, hookPort, uploadPort};
-            for (int i = 0; i < ports.length; i++) {
-                int port = ports[i];
+            for (int i = 0; i < names.length; i++) {
+                int port = healthPorts.get(i);
                 Process process = processes.get(i);
                 String name = names[i];
                 Path log = data.resolve(name + ".log");
-                Awaitility.await(name + " to be ready on port " + port).atMost(Duration.ofSeconds(180))
+                Awaitility.await(name + " to be ready (management interface on port " + port + ")")
+                        .atMost(Duration.ofSeconds(180))
                         .pollInterval(Duration.ofMillis(500)).until(() -> {
                             if (!process.isAlive()) {
                                 throw new IllegalStateException(name + " stopped at start; see " + log);
@@ -163,6 +164,8 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
         PostgresTestResource.Database db = PostgresTestResource.create("console_" + service);
         databases.add(db);
         env = new HashMap<>(env);
+        healthPorts.add(freePort()); // its management interface (health): not the 908x of every other start
+        env.put("QUARKUS_MANAGEMENT_PORT", "" + healthPorts.get(healthPorts.size() - 1));
         env.put("QUARKUS_DATASOURCE_JDBC_URL", db.url());
         env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
         env.put("QUARKUS_SWAGGER_UI_ENABLED", "true"); // off unless configured, as in production; SwaggerUiJourneyTest
@@ -193,6 +196,7 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
             }
         }
         processes.clear();
+        healthPorts.clear();
         databases.forEach(PostgresTestResource::drop);
         databases.clear();
         if (receiver != null) {

@@ -11,7 +11,9 @@ import java.net.http.HttpResponse;
 
 /**
  * Sends paths with dot segments exactly as written (percent-encoded or not, never normalised by the client) and checks
- * that the service refuses each with 400 INVALID_PATH, whatever the path would have reached once resolved.
+ * that the service refuses each with 400 INVALID_PATH, whatever the path would have reached once resolved: the OpenAPI
+ * document, which the public port still serves, and health and metrics, which it no longer does (they are on the
+ * management interface) but would again if that were switched off.
  */
 public final class DotSegmentPaths {
     private DotSegmentPaths() {
@@ -21,6 +23,7 @@ public final class DotSegmentPaths {
     public static void assertRefused(int port, String prefix) throws IOException, InterruptedException {
         HttpClient client = HttpClient.newHttpClient();
         for (String path : new String[]{prefix + "/%2e%2e/%2e%2e/q/metrics", prefix + "/%2E%2E/%2e%2E/q/health",
+                prefix + "/%2e%2e/%2e%2e/q/openapi",
                 prefix + "/../../q/metrics", prefix + "/./x", prefix + "/.%2e/q/openapi", "/q/%2e%2e/q/metrics"}) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                     .GET().build(), HttpResponse.BodyHandlers.ofString());

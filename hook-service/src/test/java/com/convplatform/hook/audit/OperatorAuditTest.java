@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.QueueRows;
+import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -154,7 +155,7 @@ class OperatorAuditTest {
         }
         given().header("Authorization", OPERATOR).get("/admin/v1/accounts/" + account + "/endpoint").then()
                 .statusCode(200).body("enabled", equalTo(true));
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         assertTrue(metrics.lines().anyMatch(l -> l.startsWith("platform_audit_failures_total") && !l.endsWith(" 0.0")),
                 "the failure is counted");
     }

@@ -234,8 +234,10 @@ class GracefulShutdownIT {
         System.out.println("  replica " + name + ": " + (nativeRun ? "native executable " + runner : "jar " + jar));
         Path data = Files.createTempDirectory("hook-shutdown-" + name);
         int port;
-        try (ServerSocket s = new ServerSocket(0)) {
+        int managementPort;
+        try (ServerSocket s = new ServerSocket(0); ServerSocket m = new ServerSocket(0)) {
             port = s.getLocalPort();
+            managementPort = m.getLocalPort();
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         // the jar with C1 only: a quicker start on a busy machine
@@ -244,6 +246,7 @@ class GracefulShutdownIT {
                 : new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
         Map<String, String> env = pb.environment();
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
+        env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(managementPort)); // two replicas at once: not 9082 each
         env.put("QUARKUS_DATASOURCE_JDBC_URL", database.url());
         env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
         if (database.password() != null) {
@@ -261,10 +264,12 @@ class GracefulShutdownIT {
         env.put("HOOK_DELIVERY_LEASE", LEASE.toString());
         pb.redirectErrorStream(true).redirectOutput(log(name).toFile());
         PORTS.put(name, port);
+        MANAGEMENT_PORTS.put(name, managementPort);
         return pb.start();
     }
 
     private static final Map<String, Integer> PORTS = new HashMap<>();
+    private static final Map<String, Integer> MANAGEMENT_PORTS = new HashMap<>();
 
     private static Path log(String name) {
         return Paths.get("target", "shutdown-it-" + name + ".log");
@@ -275,8 +280,8 @@ class GracefulShutdownIT {
         awaitTrue(Duration.ofSeconds(90), () -> {
             assertTrue(p.isAlive(), name + " ended at start; its log: " + log(name).toAbsolutePath());
             try {
-                return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
-                        .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + MANAGEMENT_PORTS.get(name)
+                        + "/q/health/ready")).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
             } catch (IOException e) {
                 return false;
             }

@@ -29,6 +29,7 @@ import com.convplatform.crypto.testing.HttpsTestServer;
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.HookPlatformResource.Answer;
 import com.convplatform.hook.HookPlatformResource.Received;
+import com.convplatform.testsupport.ManagementInterface;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -185,7 +186,7 @@ public class HookDeliveryTest {
         intake(event(account, 1), 202);
         awaitHooks(account, 1);
         await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         List<String> buckets = metrics.lines().filter(l -> l.startsWith("hook_intake_to_delivery_seconds_bucket"))
                 .toList();
         assertEquals(DeliveryStore.INTAKE_TO_DELIVERY_BUCKETS.length + 1, buckets.size(), metrics);

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.HookPlatformResource.Answer;
+import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -222,7 +223,7 @@ class ManagementOutageTest {
         assertTrue(attempts(account).getString("[0].error").contains("refused the lookup with 401"),
                 attempts(account).prettify());
         // the breaker does not count it, so it is counted on its own, for the alert HookManagementLookupsRefused
-        given().get("/q/metrics").then().statusCode(200)
+        given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200)
                 .body(org.hamcrest.Matchers.containsString("hook_account_lookups_refused_total{status=\"401\"} 1.0"));
         // and said in the log, where the runbook looks (at most once a minute)
         assertTrue(refusalWarnings.stream().anyMatch(w -> w.contains("Looking up account " + account

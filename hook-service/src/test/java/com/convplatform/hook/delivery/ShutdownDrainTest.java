@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.hook.QueueRows;
+import com.convplatform.testsupport.ManagementInterface;
 import com.sun.net.httpserver.HttpServer;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -160,7 +161,7 @@ class ShutdownDrainTest {
     }
 
     private static double releasedMetric() {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith("hook_deliveries_released_on_shutdown_total"))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.testing.JsonExchanges;
+import com.convplatform.testsupport.ManagementInterface;
 import com.sun.net.httpserver.HttpServer;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -141,7 +142,7 @@ class UnattemptedDeliveriesTest {
     }
 
     static double metric(String name) {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }

@@ -6,14 +6,24 @@ import static org.hamcrest.Matchers.hasItem;
 
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.testsupport.ManagementInterface;
+
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 
 @QuarkusTest
 class HealthTest {
     @Test
     void livenessReportsTheServiceUp() {
-        given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"))
+        given().when().get(ManagementInterface.url("/q/health/live")).then().statusCode(200)
+                .body("status", equalTo("UP"))
                 .body("checks.name", hasItem("hook-service"));
+    }
+
+    /** Health and metrics on the management interface only; the OpenAPI document on the API's port (the IT too). */
+    @Test
+    void healthAndMetricsAnswerOnTheManagementInterfaceOnly() throws Exception {
+        ManagementInterface.assertOnlyThere(RestAssured.port);
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.delivery.HookDeliveryTest;
 import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.StalledBodies;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -58,7 +59,7 @@ class SlowBodiesTest {
 
     /** The 5xx answers counted so far (http_server_requests_seconds_count with a 5xx status, every route). */
     private static double serverErrors() {
-        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+        return given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString().lines()
                 .filter(l -> l.startsWith("http_server_requests_seconds_count{")
                         && Pattern.compile("status=\"5\\d\\d\"").matcher(l).find())
                 .map(l -> l.contains(" # ") ? l.substring(0, l.indexOf(" # ")) : l)

@@ -27,6 +27,7 @@ import com.convplatform.hook.HookPlatformResource.Answer;
 import com.convplatform.hook.QueueRows;
 import com.convplatform.hook.delivery.HookDeliveryTest;
 import com.convplatform.support.Retention;
+import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -90,7 +91,7 @@ class RetentionTest {
         given().header("Authorization", OPERATOR).get("/admin/v1/accounts/" + held + "/endpoint").then()
                 .statusCode(200).body("held_deliveries", equalTo(1));
 
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         double lastRun = metrics.lines().filter(l -> l.startsWith("retention_last_run_seconds "))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(-1);
         assertEquals(later.getEpochSecond(), lastRun, 0.5, "retention_last_run_seconds is the run's time");

@@ -10,6 +10,8 @@ import java.security.cert.X509Certificate;
 
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.testsupport.ManagementInterface;
+
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -24,7 +26,7 @@ class SigningCertificateMetricTest {
                 .path("certificate");
         X509Certificate leaf = (X509Certificate) CertificateFactory.getInstance("X.509")
                 .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         String line = metrics.lines().filter(l -> l.startsWith("hook_signing_certificate_not_after_timestamp_seconds"))
                 .findFirst().orElseThrow(() -> new AssertionError("no such gauge in:\n" + metrics));
         assertEquals(leaf.getNotAfter().toInstant().getEpochSecond(),

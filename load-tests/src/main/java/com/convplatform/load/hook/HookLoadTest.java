@@ -63,7 +63,8 @@ import com.sun.net.httpserver.HttpServer;
  * against the certificate the service publishes, so the figures are for real, verifiable hooks.
  *
  * <p>
- * System properties: {@code base} (http://127.0.0.1:18082), {@code internalKey}, {@code receiverPort} (18182: the
+ * System properties: {@code base} (http://127.0.0.1:18082), {@code opsBase} (http://127.0.0.1:19082: its management
+ * interface, where the metrics are read), {@code internalKey}, {@code receiverPort} (18182: the
  * account lookup; the accounts' receivers on the ports after it),
  * {@code accounts} (8), {@code workers} (intake calls in flight, a list: 8,64), {@code batch} (events per call, a
  * list: 1,32; 1 posts each event to /internal/v1/events, more use /internal/v1/events/batch), {@code seconds} (15),
@@ -108,6 +109,7 @@ public final class HookLoadTest {
 
     public static void main(String[] args) throws Exception {
         String base = System.getProperty("base", "http://127.0.0.1:18082");
+        String ops = System.getProperty("opsBase", "http://127.0.0.1:19082");
         String key = System.getProperty("internalKey", "load-test-internal-key");
         int receiverPort = Integer.getInteger("receiverPort", 18182);
         int accounts = Integer.getInteger("accounts", 8);
@@ -145,11 +147,11 @@ public final class HookLoadTest {
                 Phase sat = t.saturate(base, key, accounts, s, seconds, id);
                 id += 100_000_000L;
                 // half the rate this shape sustains (its saturated rate), where the p99 goal holds
-                Map<Double, Double> before = buckets(http, base);
+                Map<Double, Double> before = buckets(http, ops);
                 double rate = Double.parseDouble(System.getProperty("pacedRate", "0"));
                 Phase paced = t.paced(base, key, accounts, s, seconds, rate > 0 ? rate : sat.deliveredPerSecond / 2,
                         id);
-                Map<Double, Double> after = buckets(http, base);
+                Map<Double, Double> after = buckets(http, ops);
                 id += 100_000_000L;
                 results.add(new Phase[]{sat, paced});
                 System.out.printf("%s: delivered %.0f/s at saturation, p99 %.1f ms paced (the service's own"
@@ -212,7 +214,7 @@ public final class HookLoadTest {
             }
             System.out.printf("signatures checked against the published certificate: %d, bad: %d%n",
                     Math.min(t.checked.get(), CHECKED_SIGNATURES), t.badSignatures.get());
-            String retried = metric(http, base, "hook_deliveries_retried_total");
+            String retried = metric(http, ops, "hook_deliveries_retried_total");
             System.out.printf("attempts retried (the receivers always answer 200, so each is a failed send): %s%n",
                     retried);
             if (Double.parseDouble(retried) > 0) {
@@ -650,8 +652,8 @@ public final class HookLoadTest {
     }
 
     /** The service's hook_intake_to_delivery histogram: upper bound (seconds) to cumulative count. */
-    private static Map<Double, Double> buckets(HttpClient http, String base) throws Exception {
-        String text = http.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+    private static Map<Double, Double> buckets(HttpClient http, String ops) throws Exception {
+        String text = http.send(HttpRequest.newBuilder(URI.create(ops + "/q/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         Map<Double, Double> out = new java.util.TreeMap<>();
         for (String l : text.lines().filter(l -> l.startsWith("hook_intake_to_delivery_seconds_bucket")).toList()) {
@@ -675,8 +677,8 @@ public final class HookLoadTest {
     }
 
     /** A counter from the service's Prometheus metrics, "0" when it has not been incremented yet. */
-    private static String metric(HttpClient http, String base, String name) throws Exception {
-        String text = http.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+    private static String metric(HttpClient http, String ops, String name) throws Exception {
+        String text = http.send(HttpRequest.newBuilder(URI.create(ops + "/q/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         return text.lines().filter(l -> l.startsWith(name)).map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst()
                 .orElse("0");

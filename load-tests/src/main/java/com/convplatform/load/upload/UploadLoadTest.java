@@ -68,7 +68,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * </ol>
  * Exits with status 1 if any upload failed or a check did not hold.
  * <p>
- * System properties: {@code base} (http://127.0.0.1:18083), {@code operatorKey}, {@code stubPort} (18183),
+ * System properties: {@code base} (http://127.0.0.1:18083), {@code opsBase} (http://127.0.0.1:19083: its management
+ * interface, where the metrics are read), {@code operatorKey}, {@code stubPort} (18183),
  * {@code servicePid} (the service's process, for its CPU time; run.sh gives it), {@code serviceFiles} (its file
  * store's directory, emptied after each service phase; run.sh gives it), {@code workers} (8),
  * {@code rounds} (3), {@code seconds} (10), {@code warmup} (60), {@code sizes} (the file sizes measured, bytes,
@@ -469,7 +470,8 @@ public final class UploadLoadTest {
     /** The service's hand-off counters (upload_handoff_* from /q/metrics), or why they could not be read. */
     private String handOffCounters() {
         try {
-            String metrics = client.send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+            String ops = System.getProperty("opsBase", "http://127.0.0.1:19083");
+            String metrics = client.send(HttpRequest.newBuilder(URI.create(ops + "/q/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             return metrics.lines().filter(l -> l.startsWith("upload_handoff_") || l.startsWith("upload_outbox_"))
                     .collect(Collectors.joining(", "));

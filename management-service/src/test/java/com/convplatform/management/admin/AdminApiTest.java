@@ -24,6 +24,7 @@ import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
+import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -259,7 +260,8 @@ class AdminApiTest {
 
     /** management_jwt_signing_key_created_timestamp_seconds, as scraped. */
     static double keyCreatedGauge() {
-        String gauge = given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+        String gauge = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString()
+                .lines()
                 .filter(l -> l.startsWith("management_jwt_signing_key_created_timestamp_seconds")).findFirst()
                 .orElseThrow();
         return Double.parseDouble(gauge.substring(gauge.lastIndexOf(' ') + 1));

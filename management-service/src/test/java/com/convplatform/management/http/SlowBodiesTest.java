@@ -18,6 +18,7 @@ import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
 import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.StalledBodies;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -59,7 +60,7 @@ class SlowBodiesTest {
             answers.forEach(line -> assertEquals("HTTP/1.1 408 Request Timeout", line));
             assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
         }
-        given().get("/q/metrics").then().statusCode(200)
+        given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200)
                 .body(not(org.hamcrest.Matchers
                         .matchesPattern("(?s).*http_server_requests_seconds_count\\{[^}]*status=\"5\\d\\d\".*")));
     }

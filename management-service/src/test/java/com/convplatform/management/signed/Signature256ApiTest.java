@@ -30,6 +30,7 @@ import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.testing.TestPki;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
+import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -251,7 +252,7 @@ class Signature256ApiTest {
         viaChain(body, s.sign(body), s.sign256(body), "rsa.pem").statusCode(200);
         String only = tokenBody(FQDN, clientId);
         viaChain(only, null, s.sign256(only), "rsa.pem").statusCode(200);
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("management_signed_accepted_total{signatures=\"both\""), metrics);
         assertTrue(metrics.contains("management_signed_accepted_total{signatures=\"sha256\""), metrics);
     }

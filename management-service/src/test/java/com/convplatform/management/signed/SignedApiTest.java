@@ -35,6 +35,7 @@ import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
+import com.convplatform.testsupport.ManagementInterface;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -226,7 +227,7 @@ class SignedApiTest {
     void rejectionsAreCountedPerCodeInTheMetrics() {
         refused(send(TOKEN, tokenBody(clientId, now()), ClientPkiResource.ecLeaf.key().getPrivate(), null, null),
                 400, "CERT_HEADERS");
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("management_signed_rejections_total{code=\"CERT_HEADERS\""), metrics);
         assertTrue(metrics.contains("management_signed_verification_seconds"), "verification timer");
     }

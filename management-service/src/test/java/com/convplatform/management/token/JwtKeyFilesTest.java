@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.KeyPairs;
+import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -92,7 +93,7 @@ class JwtKeyFilesTest {
     }
 
     static double metric(String name) {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + name + " in:\n" + metrics));

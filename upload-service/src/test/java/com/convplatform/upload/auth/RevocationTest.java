@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -116,7 +117,7 @@ class RevocationTest {
     }
 
     private static double failures() {
-        return given().get("/q/metrics").then().extract().asString().lines()
+        return given().get(ManagementInterface.url("/q/metrics")).then().extract().asString().lines()
                 .filter(l -> l.startsWith("upload_revocations_refresh_failures_total"))
                 .map(l -> l.contains(" # ") ? l.substring(0, l.indexOf(" # ")) : l)
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(0);

@@ -20,6 +20,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -88,7 +89,7 @@ class OutboxShutdownTest {
     }
 
     private static double releasedMetric() {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith("upload_handoff_released_on_shutdown_total"))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.testsupport.ManagementInterface;
+
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -101,7 +103,7 @@ class OutboxWatchTest {
     }
 
     private static double oldestAge() {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         String line = metrics.lines().filter(l -> l.startsWith("upload_outbox_oldest_age_seconds")).findFirst()
                 .orElseThrow(() -> new AssertionError("no upload_outbox_oldest_age_seconds in:\n" + metrics));
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
 import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.StalledBodies;
 import com.convplatform.upload.PlatformStubsResource;
 
@@ -72,7 +73,7 @@ class SlowBodiesTest {
             assertTrue(answers.contains("HTTP/1.1 408 Request Timeout"), "no body was read until its deadline");
             assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
         }
-        given().get("/q/metrics").then().statusCode(200).body(not(Matchers.matchesPattern(
+        given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).body(not(Matchers.matchesPattern(
                 Pattern.compile(".*http_server_requests_seconds_count\\{[^}]*status=\"5\\d\\d\".*", Pattern.DOTALL))));
     }
 

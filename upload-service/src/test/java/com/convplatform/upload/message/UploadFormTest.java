@@ -29,6 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -199,7 +200,7 @@ class UploadFormTest {
                     body(field("x", "1"), "--" + BOUNDARY + "\r\nno colon here\r\n\r\nx\r\n", CLOSE)));
             assertTrue(malformed.startsWith("HTTP/1.1 400"), malformed);
             assertTrue(malformed.contains("INVALID_MULTIPART"), malformed);
-            assertTrue(exchange(socket, body("GET /q/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            assertTrue(exchange(socket, body("GET /q/openapi HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
                     .startsWith("HTTP/1.1 200"));
         }
     }
@@ -215,7 +216,7 @@ class UploadFormTest {
             String answer = exchange(socket, request(PlatformStubs.token(), form));
             assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
             assertTrue(answer.contains("\"error_code\":\"FILE_TOO_LARGE\""), answer);
-            assertTrue(exchange(socket, body("GET /q/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            assertTrue(exchange(socket, body("GET /q/openapi HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
                     .startsWith("HTTP/1.1 200"));
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> incomingParts() == 0);
@@ -346,7 +347,7 @@ class UploadFormTest {
 
     /** upload_refusals_total for a reason, from /q/metrics. */
     static double refusals(String reason) {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith("upload_refusals_total{") && l.contains("\"" + reason + "\""))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.upload.PlatformStubsResource;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -138,10 +139,10 @@ class QuotaTest {
 
     @Test
     void theRefusalIsCountedByQuota() {
-        String before = given().get("/q/metrics").then().extract().asString();
+        String before = given().get(ManagementInterface.url("/q/metrics")).then().extract().asString();
         String account = "quota-metric-" + System.nanoTime();
         upload(account, "big.png", 30_000).then().statusCode(429);
-        String after = given().get("/q/metrics").then().extract().asString();
+        String after = given().get(ManagementInterface.url("/q/metrics")).then().extract().asString();
         assertEquals(count(before) + 1, count(after), 0.0001);
     }
 

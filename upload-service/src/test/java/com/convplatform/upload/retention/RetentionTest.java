@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
 import com.convplatform.support.Retention;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.upload.PlatformStubsResource;
 import com.convplatform.upload.handoff.OutboxRows;
 
@@ -102,7 +103,7 @@ class RetentionTest {
         given().get(path).then().statusCode(404).body("error_code", equalTo("FILE_NOT_FOUND"));
         assertEquals(1, OutboxRows.ofMessage(waiting), "the waiting event is still there");
 
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         double lastRun = metrics.lines().filter(l -> l.startsWith("retention_last_run_seconds "))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(-1);
         assertEquals(later.getEpochSecond(), lastRun, 0.5, "retention_last_run_seconds is the run's time");
