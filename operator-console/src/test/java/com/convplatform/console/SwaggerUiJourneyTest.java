@@ -411,8 +411,8 @@ class SwaggerUiJourneyTest {
 
     /** The service's OpenAPI document, as its Swagger UI reads it. */
     private static String document(int port) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                + "/q/openapi?format=json")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(q(port) + "/openapi?format=json"))
+                .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
         return r.body();
     }
@@ -453,8 +453,16 @@ class SwaggerUiJourneyTest {
         values.forEach((name, value) -> parameter(block, name, value));
     }
 
+    /**
+     * Where the service on {@code port} serves Quarkus's /q/ endpoints (Swagger UI, the OpenAPI document): the one place
+     * to change should they move to another port.
+     */
+    private static String q(int port) {
+        return "http://127.0.0.1:" + port + "/q";
+    }
+
     private static void open(int port) {
-        browser.get("http://127.0.0.1:" + port + "/q/swagger-ui/");
+        browser.get(q(port) + "/swagger-ui/");
         until(PATIENCE).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".opblock")));
     }
 
