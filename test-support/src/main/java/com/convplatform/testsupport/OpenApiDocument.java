@@ -91,6 +91,31 @@ public final class OpenApiDocument {
         return checked;
     }
 
+    /**
+     * Every operation lists its success (a 2xx response): what a person gets when it works, in Swagger UI's Responses
+     * (an operation that declares only its errors gets no success from SmallRye). Returns each operation's 2xx.
+     */
+    public Map<String, List<String>> checkSuccessesDocumented() {
+        Map<String, List<String>> successes = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        forEachOperation((name, operation) -> {
+            List<String> ok = new ArrayList<>();
+            operation.path("responses").fieldNames().forEachRemaining(status -> {
+                if (status.startsWith("2")) {
+                    ok.add(status);
+                }
+            });
+            if (ok.isEmpty()) {
+                problems.add(name);
+            }
+            successes.put(name, ok);
+        });
+        assertTrue(problems.isEmpty(), "operations whose success the document does not list:\n"
+                + String.join("\n", problems));
+        assertFalse(successes.isEmpty(), "no operation in the document");
+        return successes;
+    }
+
     /** No parameter (path, query, header) and no field of a form body has an example for "Try it out" to send. */
     public void checkNothingPrefilled() {
         List<String> problems = new ArrayList<>();

@@ -106,6 +106,7 @@ public class AdminResource {
     @GET
     @Path("/accounts/{accountId}")
     @Operation(summary = "One account")
+    @APIResponse(responseCode = "200", description = "The account")
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public AccountView account(@PathParam("accountId") String accountId) {
         return accounts.get(accountId);
@@ -192,6 +193,7 @@ public class AdminResource {
     @GET
     @Path("/accounts/{accountId}/clients")
     @Operation(summary = "An account's clients")
+    @APIResponse(responseCode = "200", description = "The clients, disabled ones included")
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public List<ClientView> clients(@PathParam("accountId") String accountId) {
         return accounts.clients(accountId);
@@ -217,6 +219,7 @@ public class AdminResource {
     @GET
     @Path("/accounts/{accountId}/certificates")
     @Operation(summary = "An account's registered certificates, revoked ones included")
+    @APIResponse(responseCode = "200", description = "The certificates")
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public List<CertificateView> certificates(@PathParam("accountId") String accountId) {
         return accounts.certificates(accountId);

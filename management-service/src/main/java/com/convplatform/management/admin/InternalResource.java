@@ -50,6 +50,7 @@ public class InternalResource {
     @GET
     @Path("/accounts/{accountId}")
     @Operation(summary = "An account, as hook-service looks it up for its webhook URL")
+    @APIResponse(responseCode = "200", description = "The account")
     @APIResponse(responseCode = "404", description = "ACCOUNT_NOT_FOUND: no account with that id")
     public AccountView account(@PathParam("accountId") String accountId) {
         return accounts.get(accountId);

@@ -42,6 +42,11 @@ class OpenApiDocumentTest {
     }
 
     @Test
+    void everyOperationListsItsSuccess() {
+        doc.checkSuccessesDocumented();
+    }
+
+    @Test
     void everyErrorResponseHasAnExampleOfACodeItsDescriptionLists() {
         Map<String, String> checked = doc.checkErrorExamples();
         assertTrue(checked.size() > 20, "checked " + checked);
