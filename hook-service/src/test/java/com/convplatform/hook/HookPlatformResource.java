@@ -1,7 +1,6 @@
 package com.convplatform.hook;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -10,14 +9,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.crypto.testing.TestPki;
+import com.convplatform.testsupport.StubServer;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -35,7 +33,7 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
      */
     public static final String TLS_ACCOUNT_PREFIX = "tls-";
     public static final String TLS_HOST = "hooks.receiver.test";
-    public static com.sun.net.httpserver.HttpsServer tlsServer;
+    public static StubServer tlsServer;
     /**
      * Names no DNS knows, each resolving (seam {@code hook.delivery.resolve}) to eight loopback addresses, for tests
      * that put listeners there which never answer (BlackHoleWebhookTest); {@link #WEBHOOKS} points an account at them.
@@ -64,7 +62,7 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     }
 
     public static TestPki pki;
-    public static HttpServer server;
+    public static StubServer server;
     public static final Map<String, List<Received>> RECEIVED = new ConcurrentHashMap<>();
     public static final Map<String, ConcurrentLinkedQueue<Answer>> SCRIPT = new ConcurrentHashMap<>();
     /** Scripted answers of management-service's account lookup, per account: status and delay; 200 once they run out. */
@@ -89,7 +87,7 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     public static final Map<String, String> LOOKUP_TRACEPARENTS = new ConcurrentHashMap<>();
 
     public static String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.url();
     }
 
     public static final Map<String, java.util.concurrent.atomic.AtomicInteger> IN_FLIGHT = new ConcurrentHashMap<>();
@@ -120,16 +118,9 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             Path chain = dir.resolve("chain.pem");
             Files.writeString(key, Pem.toPem(signing.getPrivate()));
             Files.writeString(chain, Pem.toPem(leaf.chain()));
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            server.setExecutor(Executors.newFixedThreadPool(16));
-            server.createContext("/internal/v1/accounts/", HookPlatformResource::account);
-            server.createContext("/hooks/", HookPlatformResource::hook);
-            server.start();
-            tlsServer = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            tlsServer.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(pki.serverContext(TLS_HOST)));
-            tlsServer.setExecutor(Executors.newFixedThreadPool(4));
-            tlsServer.createContext("/hooks/", HookPlatformResource::hook);
-            tlsServer.start();
+            server = StubServer.http().route("/internal/v1/accounts/", HookPlatformResource::account)
+                    .route("/hooks/", HookPlatformResource::hook);
+            tlsServer = StubServer.https(pki.serverContext(TLS_HOST)).route("/hooks/", HookPlatformResource::hook);
             Path receiverCa = dir.resolve("receiver-ca.pem");
             Files.writeString(receiverCa, Pem.toPem(pki.root));
             List<String> resolve = new java.util.ArrayList<>(List.of(TLS_HOST + "=127.0.0.1"));
@@ -177,7 +168,7 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             answer(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + WEBHOOKS.get(id) + "\"}");
         } else {
             String base = id.startsWith(TLS_ACCOUNT_PREFIX)
-                    ? "https://" + TLS_HOST + ":" + tlsServer.getAddress().getPort()
+                    ? "https://" + TLS_HOST + ":" + tlsServer.port()
                     : baseUrl();
             answer(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + base + "/hooks/" + id + "\"}");
         }
@@ -214,10 +205,10 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     @Override
     public void stop() {
         if (server != null) {
-            server.stop(0);
+            server.close();
         }
         if (tlsServer != null) {
-            tlsServer.stop(0);
+            tlsServer.close();
         }
     }
 

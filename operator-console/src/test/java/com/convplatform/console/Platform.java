@@ -2,7 +2,6 @@ package com.convplatform.console;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,7 +25,7 @@ import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.testsupport.PostgresTestResource;
-import com.sun.net.httpserver.HttpServer;
+import com.convplatform.testsupport.StubServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -55,7 +54,7 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
 
     private final List<Process> processes = new ArrayList<>();
     private final List<Integer> healthPorts = new ArrayList<>();
-    private HttpServer receiver;
+    private StubServer receiver;
 
     /** The repository's root (the parent of this module). */
     static Path root() {
@@ -85,16 +84,14 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
         }
         try {
             Path data = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "platform-");
-            receiverPort = freePort();
-            receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", receiverPort), 0);
-            receiver.createContext("/", exchange -> {
+            receiver = StubServer.http().route("/", exchange -> {
                 exchange.getRequestBody().readAllBytes();
                 SIGNATURES.add(String.valueOf(exchange.getRequestHeaders().getFirst("signature")));
                 RECEIVED.incrementAndGet();
                 exchange.sendResponseHeaders(RECEIVER_STATUS.get(), -1);
                 exchange.close();
             });
-            receiver.start();
+            receiverPort = receiver.port();
             managementPort = freePort();
             hookPort = freePort();
             uploadPort = freePort();
@@ -200,7 +197,7 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
         databases.forEach(PostgresTestResource::drop);
         databases.clear();
         if (receiver != null) {
-            receiver.stop(0);
+            receiver.close();
         }
     }
 

@@ -7,15 +7,13 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import com.sun.net.httpserver.HttpServer;
+import com.convplatform.testsupport.StubServer;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -53,16 +51,11 @@ class StubbedServicesTest {
     static final List<String> CALLS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public static class Services implements QuarkusTestResourceLifecycleManager {
-        private HttpServer server;
+        private StubServer server;
 
         @Override
         public Map<String, String> start() {
-            try {
-                server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            server.createContext("/", exchange -> {
+            server = StubServer.http().route("/", exchange -> {
                 // Each service under a prefix of its own (/management, /hook, /upload), so that the audit page's three
                 // calls can be told apart.
                 String full = exchange.getRequestURI().getPath();
@@ -95,8 +88,7 @@ class StubbedServicesTest {
                 exchange.getResponseBody().write(bytes);
                 exchange.close();
             });
-            server.start();
-            String url = "http://127.0.0.1:" + server.getAddress().getPort();
+            String url = server.url();
             return Map.of("console.management.url", url + "/management", "console.hook.url", url + "/hook",
                     "console.upload.url", url + "/upload");
         }
@@ -139,7 +131,7 @@ class StubbedServicesTest {
 
         @Override
         public void stop() {
-            server.stop(0);
+            server.close();
         }
     }
 

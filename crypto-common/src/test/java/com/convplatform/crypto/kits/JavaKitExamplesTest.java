@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
@@ -24,8 +23,8 @@ import com.convplatform.crypto.json.JsonFields;
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.crypto.receiver.HookReceiver;
+import com.convplatform.testsupport.StubServer;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * The README's Java token request, sent to a local endpoint that verifies it the way management-service does
@@ -37,21 +36,19 @@ class JavaKitExamplesTest {
     static final Map<String, String> REGISTERED = Map.of("6f1c1a52-0000-4000-8000-00000000000a",
             "pki/client-rsa.cert.pem", "6f1c1a52-0000-4000-8000-00000000000e", "pki/client-ec.cert.pem");
 
-    HttpServer server;
+    StubServer server;
     /** No chain URLs in these requests: the registered certificates are all it trusts. */
     final ManagementRequestVerifier verifier = ManagementRequestVerifier.builder()
             .trustAnchors(TrustAnchors.of(List.of())).fetcher(CertificateFetcher.withDefaults()).build();
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/platform/management/token/issue/", this::issue);
-        server.start();
+        server = StubServer.http().route("/platform/management/token/issue/", this::issue);
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     void issue(HttpExchange exchange) throws IOException {
@@ -86,7 +83,7 @@ class JavaKitExamplesTest {
     }
 
     String platform() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.url();
     }
 
     @Test

@@ -2,18 +2,15 @@ package com.convplatform.crypto.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.net.ssl.SSLContext;
 
+import com.convplatform.testsupport.StubServer;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 
 /**
  * An HTTPS server on 127.0.0.1 and a free port, for tests that download certificates. Point a host at it with
@@ -25,12 +22,12 @@ public final class HttpsTestServer implements AutoCloseable {
     public record Response(int status, String contentType, byte[] body, Map<String, String> headers) {
     }
 
-    private final HttpsServer server;
+    private final StubServer server;
     private final Map<String, Response> responses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
 
-    private HttpsTestServer(HttpsServer server) {
-        this.server = server;
+    private HttpsTestServer(SSLContext tls) {
+        this.server = StubServer.https(tls).route("/", this::handle);
     }
 
     /** Starts a server presenting a certificate from {@code pki} for {@code hostNames}. */
@@ -40,17 +37,7 @@ public final class HttpsTestServer implements AutoCloseable {
 
     /** Starts a server with the given TLS context. */
     public static HttpsTestServer start(SSLContext tls) {
-        try {
-            HttpsServer s = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            s.setHttpsConfigurator(new HttpsConfigurator(tls));
-            s.setExecutor(Executors.newFixedThreadPool(4));
-            HttpsTestServer t = new HttpsTestServer(s);
-            s.createContext("/", t::handle);
-            s.start();
-            return t;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return new HttpsTestServer(tls);
     }
 
     /** Serves {@code body} with status 200 at {@code path}. */
@@ -76,7 +63,7 @@ public final class HttpsTestServer implements AutoCloseable {
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     /** The {@code host=127.0.0.1:port} entry that sends {@code host} to this server. */
@@ -106,7 +93,6 @@ public final class HttpsTestServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+        server.close();
     }
 }

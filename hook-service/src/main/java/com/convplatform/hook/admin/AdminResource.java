@@ -33,6 +33,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.convplatform.hook.delivery.DeliveryQueries;
 import com.convplatform.hook.delivery.DeliveryStore;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -182,11 +183,11 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "At most limit deliveries")
     @APIResponse(responseCode = "400", description = "INVALID_STATUS: status is one of PENDING, DELIVERED, DEAD;"
             + " INVALID_TIME: created_after or created_before is not an ISO-8601 instant; ACCOUNT_ID_REQUIRED: message_id"
-            + " without account_id")
+            + " without account_id; INVALID_LIMIT: limit is not 1 to 1000")
     public List<DeliveryView> deliveries(
             @QueryParam("status") @Pattern(regexp = "PENDING|DELIVERED|DEAD", message = "INVALID_STATUS: status is one of PENDING, DELIVERED, DEAD") @Parameter(example = "DEAD") String status,
             @QueryParam("account_id") @Parameter(example = EXAMPLE_ACCOUNT) String accountId,
-            @QueryParam("limit") @Parameter(description = "1 to 1000 (taken within those bounds); 100 when absent") Integer limit,
+            @QueryParam("limit") @Parameter(description = "1 to 1000; 100 when absent") String limit,
             @QueryParam("created_after") @Parameter(description = "Only deliveries created at or after this instant (ISO-8601)", example = "2026-11-22T10:00:00Z") String createdAfter,
             @QueryParam("created_before") @Parameter(description = "Only deliveries created before this instant", example = "2026-11-22T11:00:00Z") String createdBefore,
             @QueryParam("before_id") @Parameter(description = "The delivery_id of the last delivery of the page before:"
@@ -197,7 +198,7 @@ public class AdminResource {
             throw new ApiException(400, "ACCOUNT_ID_REQUIRED", "message_id is looked up within one account:"
                     + " give account_id too");
         }
-        int n = limit == null ? 100 : Math.max(1, Math.min(limit, 1000));
+        int n = QueryParameters.limit(limit, 100, 1000);
         return deliveries.list(new DeliveryQueries.Filter(status, accountId,
                 createdAfter == null ? null : instant("created_after", createdAfter),
                 createdBefore == null ? null : instant("created_before", createdBefore), beforeId, messageId, n))

@@ -19,7 +19,7 @@ import io.quarkus.jackson.ObjectMapperCustomizer;
 public class FrameworkSetup implements ObjectMapperCustomizer {
     @Produces
     @Singleton
-    ApiKeys keys(HookConfig config) {
+    ApiKeys apiKeys(HookConfig config) {
         return ApiKeys.of().with(Roles.OPERATOR, "hook.admin.api-key", config.adminApiKey())
                 .with(Roles.INTERNAL, "hook.internal.api-key", config.internalApiKey());
     }

@@ -16,6 +16,8 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
+import com.convplatform.support.WarningPace;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.cache.CacheResult;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;

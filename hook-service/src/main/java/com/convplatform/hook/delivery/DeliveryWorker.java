@@ -33,6 +33,7 @@ import com.convplatform.hook.delivery.DeliveryStore.Outcome;
 import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
+import com.convplatform.support.WarningPace;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -10,9 +10,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
-import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
@@ -20,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -39,6 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.logging.Logger;
 
+import com.convplatform.crypto.Fingerprints;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.chain.HostnameMatcher;
 import com.convplatform.crypto.hook.HookSigner;
@@ -100,12 +98,8 @@ public class SigningIdentity {
         checks.throwIfAny();
         key = read.key();
         X509Certificate first = read.chain().get(0);
-        try {
-            document = new CertificateDocument(Pem.toPem(read.chain()), first.getNotAfter().toInstant(),
-                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(first.getEncoded())));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Cannot take the signing certificate's fingerprint", e);
-        }
+        document = new CertificateDocument(Pem.toPem(read.chain()), first.getNotAfter().toInstant(),
+                Fingerprints.sha256(first));
         signer = new HookSigner(key, config.certificateUrl(), CryptoProviders.recommended());
         Gauge.builder("hook.signing.certificate.not_after.timestamp", document, d -> d.notAfter().getEpochSecond())
                 .baseUnit("seconds")

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,8 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -40,8 +37,8 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.testsupport.PostgresTestResource;
+import com.convplatform.testsupport.StubServer;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * The built jar, stopped by a signal while it holds deliveries to a slow receiver: with SIGTERM the attempts under way
@@ -64,8 +61,7 @@ class GracefulShutdownIT {
     private static final Duration LEASE = Duration.ofSeconds(60);
     private static final Duration SLOW = Duration.ofSeconds(4);
 
-    private static HttpServer receiver;
-    private static final ExecutorService RECEIVER_THREADS = Executors.newCachedThreadPool();
+    private static StubServer receiver;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static volatile long delayMillis;
     /** Delivery id per message id, for every request the receiver answered 200 (one entry per delivery). */
@@ -74,20 +70,14 @@ class GracefulShutdownIT {
 
     @BeforeAll
     static void start() throws Exception {
-        receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
-        receiver.setExecutor(RECEIVER_THREADS);
-        receiver.createContext("/internal/v1/accounts/",
-                ex -> JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT
-                        + "\",\"webhook_url\":\"http://127.0.0.1:" + receiver.getAddress().getPort()
-                        + "/hooks/receive\"}"));
-        receiver.createContext("/hooks/", GracefulShutdownIT::hook);
-        receiver.start();
+        receiver = StubServer.http().route("/hooks/", GracefulShutdownIT::hook);
+        receiver.route("/internal/v1/accounts/", ex -> JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT
+                + "\",\"webhook_url\":\"" + receiver.url() + "/hooks/receive\"}"));
     }
 
     @AfterAll
     static void stop() {
-        receiver.stop(0);
-        RECEIVER_THREADS.shutdownNow();
+        receiver.close();
     }
 
     @Test
@@ -255,7 +245,7 @@ class GracefulShutdownIT {
         env.put("HOOK_DATA_DIR", data.toString());
         env.put("HOOK_INTERNAL_API_KEY", INTERNAL_KEY);
         env.put("HOOK_ADMIN_API_KEY", "shutdown-it-operator-key");
-        env.put("HOOK_MANAGEMENT_URL", "http://127.0.0.1:" + receiver.getAddress().getPort());
+        env.put("HOOK_MANAGEMENT_URL", receiver.url());
         env.put("HOOK_MANAGEMENT_INTERNAL_API_KEY", "unused");
         env.put("HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS", "true");
         env.put("HOOK_DELIVERY_PER_ENDPOINT", String.valueOf(PER_ENDPOINT));

@@ -202,7 +202,7 @@ public class HookDeliveryTest {
         intake(event(account, 1), 202);
         Received hook = awaitHooks(account, 1).get(0);
         verifier.verify(hook.header("signature"), hook.header("signature-certificate-url"), hook.body());
-        assertEquals(HookPlatformResource.TLS_HOST + ":" + HookPlatformResource.tlsServer.getAddress().getPort(),
+        assertEquals(HookPlatformResource.TLS_HOST + ":" + HookPlatformResource.tlsServer.port(),
                 hook.header("Host"));
         await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
     }

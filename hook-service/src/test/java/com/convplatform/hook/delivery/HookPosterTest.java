@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.net.ssl.ExtendedSSLSession;
@@ -37,11 +36,9 @@ import com.convplatform.crypto.chain.TrustAnchors;
 import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.testing.TestPki;
+import com.convplatform.testsupport.StubServer;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsExchange;
-import com.sun.net.httpserver.HttpsServer;
 
 import io.vertx.core.Vertx;
 
@@ -81,21 +78,12 @@ class HookPosterTest {
         }
     }
 
-    static HttpServer plainReceiver() throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        s.createContext("/", HookPosterTest::answer);
-        s.setExecutor(Executors.newFixedThreadPool(2));
-        s.start();
-        return s;
+    static StubServer plainReceiver() {
+        return StubServer.http().route("/", HookPosterTest::answer);
     }
 
-    static HttpsServer tlsReceiver(TestPki pki, String... names) throws IOException {
-        HttpsServer s = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        s.setHttpsConfigurator(new HttpsConfigurator(pki.serverContext(names)));
-        s.createContext("/", HookPosterTest::answer);
-        s.setExecutor(Executors.newFixedThreadPool(2));
-        s.start();
-        return s;
+    static StubServer tlsReceiver(TestPki pki, String... names) {
+        return StubServer.https(pki.serverContext(names)).route("/", HookPosterTest::answer);
     }
 
     static HookPoster poster(OutboundAddresses.Resolver resolver, boolean allowPrivate, Path trustStore) {
@@ -105,46 +93,46 @@ class HookPosterTest {
 
     @Test
     void theHookGoesToTheAddressThatWasCheckedAndTheNameIsNeverResolvedAgain() throws Exception {
-        HttpServer receiver = plainReceiver();
+        StubServer receiver = plainReceiver();
         AtomicInteger lookups = new AtomicInteger();
         // A rebinding name: the first answer is the checked one, every later answer points elsewhere.
         OutboundAddresses.Resolver rebinding = host -> lookups.getAndIncrement() == 0
                 ? new InetAddress[]{InetAddress.getByName("127.0.0.1")}
                 : new InetAddress[]{InetAddress.getByName("127.0.0.2")};
         try (HookPoster poster = poster(rebinding, true, null)) {
-            URI url = URI.create("http://rebind.invalid:" + receiver.getAddress().getPort() + "/hooks?x=1");
+            URI url = URI.create("http://rebind.invalid:" + receiver.port() + "/hooks?x=1");
             InetAddress[] checked = poster.addresses(url);
             DeliveryStore.Outcome a = poster.post(url, checked, Map.of("Content-Type", "application/json"),
                     "{}".getBytes());
             assertEquals(202, a.statusCode());
             assertEquals(Duration.ofSeconds(7), a.retryAfter());
             assertEquals(1, lookups.get(), "the client did not resolve the name again");
-            assertEquals("rebind.invalid:" + receiver.getAddress().getPort(), HOSTS.get(HOSTS.size() - 1));
+            assertEquals("rebind.invalid:" + receiver.port(), HOSTS.get(HOSTS.size() - 1));
         } finally {
-            receiver.stop(0);
+            receiver.close();
         }
     }
 
     @Test
     void whenAnAddressRefusesTheConnectionTheNextCheckedOneIsTried() throws Exception {
-        HttpServer receiver = plainReceiver(); // on 127.0.0.1 only: 127.0.0.2 refuses the connection
+        StubServer receiver = plainReceiver(); // on 127.0.0.1 only: 127.0.0.2 refuses the connection
         try (HookPoster poster = poster(host -> new InetAddress[]{InetAddress.getByName("127.0.0.2"),
                 InetAddress.getByName("127.0.0.1")}, true, null)) {
-            URI url = URI.create("http://two.invalid:" + receiver.getAddress().getPort() + "/hooks");
+            URI url = URI.create("http://two.invalid:" + receiver.port() + "/hooks");
             assertEquals(202, poster.post(url, poster.addresses(url), Map.of(), "{}".getBytes()).statusCode());
-            URI onlyRefusing = URI.create("http://two.invalid:" + receiver.getAddress().getPort() + "/hooks");
+            URI onlyRefusing = URI.create("http://two.invalid:" + receiver.port() + "/hooks");
             IOException e = assertThrows(IOException.class, () -> poster.post(onlyRefusing,
                     new InetAddress[]{InetAddress.getByName("127.0.0.2")}, Map.of(), "{}".getBytes()));
             assertTrue(e.getMessage().contains("Connection refused"), e.getMessage());
         } finally {
-            receiver.stop(0);
+            receiver.close();
         }
     }
 
     @Test
     void whenAnAddressNeverOpensTheConnectionTheNextCheckedOneIsTriedWithinTheDeadline() throws Exception {
-        HttpServer receiver = plainReceiver();
-        int port = receiver.getAddress().getPort();
+        StubServer receiver = plainReceiver();
+        int port = receiver.port();
         List<Socket> queued = new ArrayList<>();
         // 127.0.0.2 on the receiver's port: a listener whose backlog is full, so every new SYN is dropped
         try (ServerSocket hole = new ServerSocket()) {
@@ -172,7 +160,7 @@ class HookPosterTest {
             for (Socket c : queued) {
                 c.close();
             }
-            receiver.stop(0);
+            receiver.close();
         }
     }
 
@@ -209,17 +197,17 @@ class HookPosterTest {
         TestPki pki = TestPki.create();
         Path trust = Files.createTempFile("hook-trust", ".pem");
         Files.writeString(trust, Pem.toPem(pki.root));
-        HttpsServer good = tlsReceiver(pki, "hooks.receiver.test");
-        HttpsServer otherName = tlsReceiver(pki, "someone-else.test");
+        StubServer good = tlsReceiver(pki, "hooks.receiver.test");
+        StubServer otherName = tlsReceiver(pki, "someone-else.test");
         OutboundAddresses.Resolver resolver = HookPoster
                 .resolver(Optional.of(List.of("hooks.receiver.test=127.0.0.1")));
         try (HookPoster trusting = poster(resolver, true, trust); HookPoster jdkTrust = poster(resolver, true, null)) {
-            URI url = URI.create("https://hooks.receiver.test:" + good.getAddress().getPort() + "/in");
+            URI url = URI.create("https://hooks.receiver.test:" + good.port() + "/in");
             assertEquals(202, trusting.post(url, trusting.addresses(url), Map.of(), "{}".getBytes()).statusCode());
             assertEquals("hooks.receiver.test", SNI.get(SNI.size() - 1));
-            assertEquals("hooks.receiver.test:" + good.getAddress().getPort(), HOSTS.get(HOSTS.size() - 1));
+            assertEquals("hooks.receiver.test:" + good.port(), HOSTS.get(HOSTS.size() - 1));
 
-            URI wrongName = URI.create("https://hooks.receiver.test:" + otherName.getAddress().getPort() + "/in");
+            URI wrongName = URI.create("https://hooks.receiver.test:" + otherName.port() + "/in");
             IOException mismatch = assertThrows(IOException.class,
                     () -> trusting.post(wrongName, trusting.addresses(wrongName), Map.of(), "{}".getBytes()));
             assertTrue(mismatch.getMessage().contains("No subject alternative DNS name matching hooks.receiver.test"),
@@ -229,8 +217,8 @@ class HookPosterTest {
                     () -> jdkTrust.post(url, jdkTrust.addresses(url), Map.of(), "{}".getBytes()),
                     "a CA that is not in the JDK's trust store is not trusted without the seam");
         } finally {
-            good.stop(0);
-            otherName.stop(0);
+            good.close();
+            otherName.close();
             Files.deleteIfExists(trust);
         }
     }

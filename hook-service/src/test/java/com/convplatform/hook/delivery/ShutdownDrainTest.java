@@ -9,14 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -28,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.hook.QueueRows;
 import com.convplatform.testsupport.ManagementInterface;
-import com.sun.net.httpserver.HttpServer;
+import com.convplatform.testsupport.StubServer;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -65,43 +63,36 @@ class ShutdownDrainTest {
     public static class HangingReceiver implements QuarkusTestResourceLifecycleManager {
         static final CountDownLatch ANSWER = new CountDownLatch(1);
         static final AtomicInteger ARRIVED = new AtomicInteger();
-        private HttpServer server;
+        private StubServer server;
 
         @Override
         public Map<String, String> start() {
-            try {
-                server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-                server.setExecutor(Executors.newCachedThreadPool());
-                String base = "http://127.0.0.1:" + server.getAddress().getPort();
-                server.createContext("/internal/v1/accounts/", ex -> {
-                    if (ex.getRequestURI().getPath().endsWith("/" + ACCOUNT)) {
-                        JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT + "\",\"webhook_url\":\"" + base
-                                + "/hooks/hang\"}");
-                    } else {
-                        JsonExchanges.respond(ex, 404, "{}"); // deliveries other test classes left in the database: dead-lettered
-                    }
-                });
-                server.createContext("/hooks/", ex -> {
-                    try (InputStream in = ex.getRequestBody()) {
-                        in.readAllBytes();
-                        ARRIVED.incrementAndGet();
-                        ANSWER.await(60, TimeUnit.SECONDS); // plays a receiver slower than the shutdown's grace
-                        JsonExchanges.respond(ex, 200, "{}");
-                    } catch (InterruptedException | IOException e) {
-                        ex.close();
-                    }
-                });
-                server.start();
-                return Map.of("hook.management.url", base, "hook.management.internal-api-key", "mgmt-key");
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            server = StubServer.http();
+            server.route("/internal/v1/accounts/", ex -> {
+                if (ex.getRequestURI().getPath().endsWith("/" + ACCOUNT)) {
+                    JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT + "\",\"webhook_url\":\""
+                            + server.url() + "/hooks/hang\"}");
+                } else {
+                    JsonExchanges.respond(ex, 404, "{}"); // deliveries other test classes left in the database: dead-lettered
+                }
+            });
+            server.route("/hooks/", ex -> {
+                try (InputStream in = ex.getRequestBody()) {
+                    in.readAllBytes();
+                    ARRIVED.incrementAndGet();
+                    ANSWER.await(60, TimeUnit.SECONDS); // plays a receiver slower than the shutdown's grace
+                    JsonExchanges.respond(ex, 200, "{}");
+                } catch (InterruptedException | IOException e) {
+                    ex.close();
+                }
+            });
+            return Map.of("hook.management.url", server.url(), "hook.management.internal-api-key", "mgmt-key");
         }
 
         @Override
         public void stop() {
             ANSWER.countDown();
-            server.stop(0);
+            server.close();
         }
 
     }

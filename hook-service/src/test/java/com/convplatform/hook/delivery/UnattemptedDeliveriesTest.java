@@ -7,13 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -26,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.testing.JsonExchanges;
 import com.convplatform.testsupport.ManagementInterface;
-import com.sun.net.httpserver.HttpServer;
+import com.convplatform.testsupport.StubServer;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -59,36 +57,28 @@ class UnattemptedDeliveriesTest {
 
     /** management-service's account lookup, and a receiver that answers after 4 s: each attempt times out at 2 s. */
     public static class SlowReceiver implements QuarkusTestResourceLifecycleManager {
-        private HttpServer server;
+        private StubServer server;
 
         @Override
         public Map<String, String> start() {
-            try {
-                server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-                server.setExecutor(Executors.newCachedThreadPool());
-                String base = "http://127.0.0.1:" + server.getAddress().getPort();
-                server.createContext("/internal/v1/accounts/",
-                        ex -> JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT
-                                + "\",\"webhook_url\":\"" + base + "/hooks/slow\"}"));
-                server.createContext("/hooks/", ex -> {
-                    try (InputStream in = ex.getRequestBody()) {
-                        in.readAllBytes();
-                        Thread.sleep(4_000); // plays a slow receiver: the attempt ends with the read time-out
-                        JsonExchanges.respond(ex, 200, "{}");
-                    } catch (InterruptedException | IOException e) {
-                        ex.close();
-                    }
-                });
-                server.start();
-                return Map.of("hook.management.url", base, "hook.management.internal-api-key", "mgmt-key");
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            server = StubServer.http();
+            server.route("/internal/v1/accounts/", ex -> JsonExchanges.respond(ex, 200, "{\"account_id\":\"" + ACCOUNT
+                    + "\",\"webhook_url\":\"" + server.url() + "/hooks/slow\"}"));
+            server.route("/hooks/", ex -> {
+                try (InputStream in = ex.getRequestBody()) {
+                    in.readAllBytes();
+                    Thread.sleep(4_000); // plays a slow receiver: the attempt ends with the read time-out
+                    JsonExchanges.respond(ex, 200, "{}");
+                } catch (InterruptedException | IOException e) {
+                    ex.close();
+                }
+            });
+            return Map.of("hook.management.url", server.url(), "hook.management.internal-api-key", "mgmt-key");
         }
 
         @Override
         public void stop() {
-            server.stop(0);
+            server.close();
         }
 
     }

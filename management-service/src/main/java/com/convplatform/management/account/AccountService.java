@@ -1,12 +1,8 @@
 package com.convplatform.management.account;
 
 import java.net.URI;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -20,6 +16,7 @@ import jakarta.enterprise.event.Event;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
+import com.convplatform.crypto.Fingerprints;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.chain.ChainValidator;
 import com.convplatform.crypto.pem.Pem;
@@ -237,7 +234,7 @@ public class AccountService {
         } catch (VerificationException e) {
             throw bad(e.code().name(), e.getMessage());
         }
-        String fingerprint = fingerprint(cert);
+        String fingerprint = Fingerprints.sha256(cert);
         RegisteredCertificate r = RegisteredCertificate.find("accountId = ?1 and sha256Fingerprint = ?2 order by"
                 + " createdAt", accountId, fingerprint).firstResult();
         if (r != null) {
@@ -298,15 +295,6 @@ public class AccountService {
             return Pem.parseCertificates(pem).get(0);
         } catch (VerificationException e) {
             throw new IllegalStateException("A stored certificate no longer parses", e);
-        }
-    }
-
-    /** The lower-case hex SHA-256 of the DER encoding, as the operator API shows and takes it. */
-    public static String fingerprint(X509Certificate cert) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));
-        } catch (NoSuchAlgorithmException | CertificateEncodingException e) {
-            throw new IllegalStateException(e);
         }
     }
 

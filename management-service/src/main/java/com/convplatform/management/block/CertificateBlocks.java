@@ -17,9 +17,9 @@ import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.jboss.logging.Logger;
 
+import com.convplatform.crypto.Fingerprints;
 import com.convplatform.crypto.chain.ValidatedChain;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
-import com.convplatform.management.account.AccountService;
 import com.convplatform.support.ApiException;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -75,7 +75,7 @@ public class CertificateBlocks {
             return;
         }
         for (X509Certificate c : chain.withAnchor()) { // the root too: the path itself ends below it
-            String fingerprint = AccountService.fingerprint(c);
+            String fingerprint = Fingerprints.sha256(c);
             if (now.contains(fingerprint)) {
                 metrics.counter("management.signed.rejections", "code", "CERT_BLOCKED").increment();
                 throw new ApiException(400, "CERT_BLOCKED", "The certificate " + c.getSubjectX500Principal().getName()

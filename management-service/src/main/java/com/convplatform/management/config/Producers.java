@@ -28,7 +28,7 @@ import io.quarkus.arc.DefaultBean;
 public class Producers {
     @Produces
     @Singleton
-    ApiKeys keys(ManagementConfig config) {
+    ApiKeys apiKeys(ManagementConfig config) {
         return ApiKeys.of().with(Roles.OPERATOR, "management.admin.api-key", config.admin().apiKey())
                 .with(Roles.INTERNAL, "management.internal.api-key", config.internal().apiKey());
     }

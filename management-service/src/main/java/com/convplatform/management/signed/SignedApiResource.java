@@ -22,9 +22,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.management.account.AccountViews.ClientList;
 import com.convplatform.management.token.TokenService.TokenResponse;
+import com.convplatform.support.Workers;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 
@@ -155,7 +155,6 @@ public class SignedApiResource {
 
     /** Blocking work on a worker once the event loop has read the body (waiting there cost a twentieth of the CPU). */
     private static <T> Uni<T> onWorker(Callable<T> work) {
-        return Uni.createFrom()
-                .completionStage(Vertx.currentContext().executeBlocking(work, false).toCompletionStage());
+        return Uni.createFrom().completionStage(Workers.onWorker(work));
     }
 }

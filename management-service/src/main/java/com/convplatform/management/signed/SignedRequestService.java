@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.convplatform.crypto.FailureCode;
+import com.convplatform.crypto.Fingerprints;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
@@ -182,7 +183,7 @@ public class SignedRequestService {
         }
         metrics.counter("management.signed.accepted", "signatures",
                 verified.sha256() ? (verified.algorithms().size() == 2 ? "both" : "sha256") : "sha1").increment();
-        return new Verified(account, json, AccountService.fingerprint(verified.chain().leaf()));
+        return new Verified(account, json, Fingerprints.sha256(verified.chain().leaf()));
     }
 
     /**

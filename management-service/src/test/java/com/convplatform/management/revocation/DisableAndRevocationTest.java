@@ -22,6 +22,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.crypto.Fingerprints;
 import com.convplatform.crypto.management.ManagementRequestSigner;
 import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
@@ -61,7 +62,7 @@ class DisableAndRevocationTest {
                 .body(Map.of("certificate", com.convplatform.crypto.pem.Pem.toPem(cert)))
                 .post("/admin/v1/accounts/" + accountId + "/certificates").then().statusCode(201).extract();
         String fingerprint = registered.path("sha256_fingerprint");
-        assertEquals(AccountService.fingerprint(cert), fingerprint);
+        assertEquals(Fingerprints.sha256(cert), fingerprint);
         return new Tenant(fqdn, accountId, key, registered.path("certificate_uuid"), fingerprint);
     }
 
@@ -135,7 +136,7 @@ class DisableAndRevocationTest {
                         new ManagementRequestSigner(ClientPkiResource.ecLeaf.key().getPrivate()).sign(body))
                 .header("SignatureCertChainUrl", "https://" + FQDN + "/client.api/ec.pem").post(TOKEN).then()
                 .statusCode(200).extract().path("access_token");
-        assertEquals(AccountService.fingerprint(ClientPkiResource.ecLeaf.cert()),
+        assertEquals(Fingerprints.sha256(ClientPkiResource.ecLeaf.cert()),
                 claims(caToken).get("cert_sha256").asText());
     }
 
@@ -228,7 +229,7 @@ class DisableAndRevocationTest {
         assertNotNull(revoked);
         assertTrue(revoked.get("disabled").asBoolean());
 
-        String leaf = AccountService.fingerprint(ClientPkiResource.rsaLeaf.cert());
+        String leaf = Fingerprints.sha256(ClientPkiResource.rsaLeaf.cert());
         given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
                 .body(Map.of("reason", "key leaked")).put("/admin/v1/certificate-blocks/" + leaf).then()
                 .statusCode(200);

@@ -14,13 +14,10 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.security.MessageDigest;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.HexFormat;
 import java.util.Map;
 
 import javax.sql.DataSource;
@@ -29,6 +26,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.crypto.Fingerprints;
 import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.ClientPkiResource;
@@ -51,10 +49,6 @@ class CertificateBlocksTest {
     @Inject
     DataSource database;
 
-    static String sha256(X509Certificate c) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(c.getEncoded()));
-    }
-
     @Test
     void aBlockedSelfSignedCertificateIsRefusedUntilTheBlockIsLifted() throws Exception {
         String accountId = Fixtures.account(FQDN);
@@ -64,7 +58,7 @@ class CertificateBlocksTest {
         String uuid = Fixtures.certificate(accountId, cert);
         send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid).statusCode(200);
 
-        String fp = sha256(cert);
+        String fp = Fingerprints.sha256(cert);
         String withColons = fp.toUpperCase().replaceAll("(..)(?!$)", "$1:");
         given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
                 .body(Map.of("reason", "key reported stolen")).put(BLOCKS + withColons).then().statusCode(200)
@@ -85,7 +79,7 @@ class CertificateBlocksTest {
         String clientId = Fixtures.client(Fixtures.account(FQDN), "ca shop");
         var key = ClientPkiResource.rsaLeaf.key().getPrivate();
         send(TOKEN, tokenBody(clientId, now()), key, BASE + "rsa.pem", null).statusCode(200);
-        String fp = sha256(ClientPkiResource.pki.intermediate);
+        String fp = Fingerprints.sha256(ClientPkiResource.pki.intermediate);
         try (var c = database.getConnection();
                 var s = c.prepareStatement(
                         "insert into blocked_certificate (sha256_fingerprint, reason, blocked_at) values (?, ?, ?)")) {
@@ -106,7 +100,7 @@ class CertificateBlocksTest {
         String clientId = Fixtures.client(Fixtures.account(FQDN), "root shop");
         var key = ClientPkiResource.ecLeaf.key().getPrivate();
         send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
-        String fp = sha256(ClientPkiResource.pki.root);
+        String fp = Fingerprints.sha256(ClientPkiResource.pki.root);
         given().header("Authorization", Fixtures.OPERATOR).contentType(ContentType.JSON)
                 .body(Map.of("reason", "root withdrawn")).put(BLOCKS + fp).then().statusCode(200);
         var refusedNow = send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null);

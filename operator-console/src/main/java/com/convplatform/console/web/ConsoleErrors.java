@@ -2,8 +2,6 @@ package com.convplatform.console.web;
 
 import java.util.regex.Pattern;
 
-import jakarta.enterprise.inject.Produces;
-import jakarta.inject.Singleton;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -21,7 +19,7 @@ import io.quarkus.qute.Template;
 
 /**
  * An unknown page is answered with a page, ahead of service-support's JSON mappers (which stay for the rest: the
- * console has no bearer keys of its own, hence the empty {@link ApiKeys} they need).
+ * console has no bearer keys of its own, hence service-support's empty {@code ApiKeys} they need).
  */
 public class ConsoleErrors {
     private static final Logger LOG = Logger.getLogger(ConsoleErrors.class);
@@ -30,12 +28,6 @@ public class ConsoleErrors {
     Template failed;
     @Location("notfound.html")
     Template notFound;
-
-    @Produces
-    @Singleton
-    static ApiKeys noKeys() {
-        return ApiKeys.of();
-    }
 
     /**
      * A path segment holding an encoded {@code / ? # \ .} names nothing of the console: Quarkus REST matches the raw

@@ -9,19 +9,16 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
 import com.convplatform.cli.PlatformCli;
 import com.convplatform.cli.support.CliException;
 import com.convplatform.cli.support.ExitCodes;
+import com.convplatform.crypto.Fingerprints;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.chain.ChainValidator;
 import com.convplatform.crypto.pem.Pem;
@@ -126,7 +123,7 @@ public final class CertCreateCommand implements Callable<Integer> {
         out.println("  subject:      " + cert.getSubjectX500Principal().getName());
         out.println("  SAN:          DNS:" + name);
         out.println("  valid:        " + cert.getNotBefore().toInstant() + " to " + cert.getNotAfter().toInstant());
-        out.println("  SHA-256:      " + fingerprint(cert));
+        out.println("  SHA-256:      " + Fingerprints.sha256(cert));
         out.println("  signs with:   " + algorithmName(cert));
         out.println("Next: have the platform operator register " + certFile + " for your account"
                 + " (POST /admin/v1/accounts/{account_id}/certificates), then send signed requests with"
@@ -191,13 +188,5 @@ public final class CertCreateCommand implements Callable<Integer> {
             throw CliException.usage("The directory of '" + file + "' does not exist; create it first");
         }
         return parent;
-    }
-
-    static String fingerprint(X509Certificate cert) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));
-        } catch (NoSuchAlgorithmException | CertificateEncodingException e) {
-            throw new IllegalStateException("Cannot compute the certificate fingerprint", e);
-        }
     }
 }

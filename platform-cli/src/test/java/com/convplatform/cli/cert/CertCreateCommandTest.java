@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.convplatform.cli.CliRun;
 import com.convplatform.cli.TestFiles;
+import com.convplatform.crypto.Fingerprints;
 import com.convplatform.crypto.chain.ChainValidator;
 import com.convplatform.crypto.chain.HostnameMatcher;
 import com.convplatform.crypto.pem.Pem;
@@ -52,7 +53,7 @@ class CertCreateCommandTest {
         X509Certificate c = certs.get(0);
         assertTrue(HostnameMatcher.matches(c, "client.example.com"), "FQDN in the SAN");
         ChainValidator.validateSelfSigned(c, "client.example.com", Instant.now());
-        assertTrue(r.out().contains(CertCreateCommand.fingerprint(c)), "prints the SHA-256 fingerprint");
+        assertTrue(r.out().contains(Fingerprints.sha256(c)), "prints the SHA-256 fingerprint");
     }
 
     @Test

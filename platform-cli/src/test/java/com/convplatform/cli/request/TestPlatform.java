@@ -2,7 +2,6 @@ package com.convplatform.cli.request;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -11,8 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.fetch.CertificateFetcher;
@@ -21,8 +18,8 @@ import com.convplatform.crypto.json.JsonFields;
 import com.convplatform.crypto.management.ManagementHeaders;
 import com.convplatform.crypto.management.ManagementRequestVerifier;
 import com.convplatform.crypto.testing.TestPki;
+import com.convplatform.testsupport.StubServer;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * A stand-in for the management service on 127.0.0.1: it verifies each signed request with crypto-common's
@@ -50,8 +47,7 @@ final class TestPlatform implements AutoCloseable {
         }
     }
 
-    private final HttpServer server;
-    private final ExecutorService executor = Executors.newFixedThreadPool(2);
+    private final StubServer server;
     private final ManagementRequestVerifier verifier;
     private final Map<String, X509Certificate> registered = new ConcurrentHashMap<>();
     final List<Received> received = new CopyOnWriteArrayList<>();
@@ -60,17 +56,15 @@ final class TestPlatform implements AutoCloseable {
         CertificateFetcher fetcher = new CertificateFetcher(pki.clientContext(), Duration.ofSeconds(2),
                 Duration.ofSeconds(5), CertificateFetcher.DEFAULT_MAX_BYTES, HostOverrides.parse(chainHostOverrides));
         this.verifier = ManagementRequestVerifier.builder().trustAnchors(pki.anchors()).fetcher(fetcher).build();
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(executor);
-        server.createContext("/platform/management/", this::signed);
-        server.createContext("/gateway/platform/management/", this::signed);
-        server.createContext("/uniform/platform/management/", this::signed);
-        server.createContext("/fail/", ex -> answer(ex, 500, "{\"error_code\":\"INTERNAL\"}"));
-        server.createContext("/moved/", ex -> {
+        this.server = StubServer.http().route("/platform/management/", this::signed)
+                .route("/gateway/platform/management/", this::signed)
+                .route("/uniform/platform/management/", this::signed)
+                .route("/fail/", ex -> answer(ex, 500, "{\"error_code\":\"INTERNAL\"}"));
+        server.route("/moved/", ex -> {
             ex.getResponseHeaders().set("Location", "https://elsewhere.example/platform/management/clients/");
             answer(ex, 302, "");
         });
-        server.createContext("/slow/", ex -> {
+        server.route("/slow/", ex -> {
             try {
                 Thread.sleep(3000); // a slow platform: it answers 3 s late (slowPlatformIsExitCodeThree gives up at 1 s)
             } catch (InterruptedException e) {
@@ -78,7 +72,6 @@ final class TestPlatform implements AutoCloseable {
             }
             answer(ex, 200, "{}");
         });
-        server.start();
     }
 
     /** Registers a self-signed certificate under {@code uuid}, as the operator API would. */
@@ -87,7 +80,7 @@ final class TestPlatform implements AutoCloseable {
     }
 
     String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.url();
     }
 
     Received last() {
@@ -143,7 +136,6 @@ final class TestPlatform implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
     }
 }

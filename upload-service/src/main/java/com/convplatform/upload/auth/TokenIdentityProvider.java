@@ -201,7 +201,7 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
     /** The operator key as a role; the refusal of an upload without a token. */
     @Produces
     @Singleton
-    static ApiKeys keys(UploadConfig config) {
+    static ApiKeys apiKeys(UploadConfig config) {
         return ApiKeys.of().with(Roles.OPERATOR, "upload.admin.api-key", config.admin().apiKey()).refusing(CLIENT,
                 invalid("send 'Authorization: Bearer <access token>' and the client-id header"));
     }

@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import com.convplatform.support.WarningPace;
 import com.convplatform.upload.config.UploadConfig;
 
 import io.micrometer.core.instrument.Gauge;
@@ -28,7 +29,6 @@ import io.quarkus.scheduler.Scheduled;
 @Startup // the gauge is there from the start
 public class OutboxWatch {
     private static final Logger LOG = Logger.getLogger(OutboxWatch.class);
-    static final Duration WARNING_EVERY = Duration.ofMinutes(1);
     /** An event's wait starts when its message was logged. */
     private static final String OLDEST = "select count(*), min(stored_at) from hook_outbox";
     private static final String OLDEST_ERROR = "select last_error, attempts from hook_outbox where stored_at = ?"
@@ -37,7 +37,7 @@ public class OutboxWatch {
     private final DataSource dataSource;
     private final Clock clock;
     private final Duration stuckAfter;
-    private Instant lastWarning;
+    private final WarningPace warnings = new WarningPace(Duration.ofMinutes(1));
     private boolean stuck;
 
     public OutboxWatch(DataSource dataSource, Clock clock, UploadConfig config, MeterRegistry metrics) {
@@ -84,15 +84,14 @@ public class OutboxWatch {
             if (stuck) {
                 LOG.infof("The outbox moves again: %d events, the oldest waiting for %s", oldest.count(), age);
                 stuck = false;
-                lastWarning = null; // the next time it stops is news at once, however soon
+                warnings.reset(); // the next time it stops is news at once, however soon
             }
             return;
         }
         stuck = true;
-        if (lastWarning != null && Duration.between(lastWarning, now).compareTo(WARNING_EVERY) < 0) {
+        if (!warnings.tryWarn()) {
             return;
         }
-        lastWarning = now;
         LOG.warnf("The outbox does not move: %d events not yet accepted by hook-service, the oldest waiting for %s"
                 + " (upload.outbox.stuck-after %s; upload_outbox_oldest_age_seconds shows it)%s. Likely causes:"
                 + " hook-service unreachable or failing (upload.hook-service.url), a wrong internal key"

@@ -32,6 +32,7 @@ import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.SqlExists;
 import com.convplatform.support.TimeOrderedIds;
 import com.convplatform.support.TraceContexts;
+import com.convplatform.support.Workers;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.handoff.OutboxSender;
@@ -43,7 +44,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.vertx.core.Vertx;
 
 /** Spec 4.5: checks an upload in the README's order, stores its file, records its message and hand-off event. */
 @ApplicationScoped
@@ -104,13 +104,13 @@ public class UploadService {
      */
     public CompletionStage<Logged> upload(Caller caller, UploadForm form, String requestId) {
         String traceparent = TraceContexts.current();
-        return Vertx.currentContext().executeBlocking(() -> {
+        return Workers.onWorker(() -> {
             try {
                 return check(caller, form, requestId, traceparent);
             } catch (ApiException e) {
                 throw refused(e);
             }
-        }, false).toCompletionStage().thenCompose(this::record);
+        }).thenCompose(this::record);
     }
 
     private CompletionStage<Logged> record(ToRecord toRecord) {

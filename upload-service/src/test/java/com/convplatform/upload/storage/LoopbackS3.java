@@ -3,7 +3,6 @@ package com.convplatform.upload.storage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -20,16 +19,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import com.convplatform.testsupport.StubServer;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * A small S3-compatible object store on 127.0.0.1 for tests: path-style PUT, GET and DELETE of objects held in memory
@@ -57,8 +54,7 @@ public final class LoopbackS3 implements AutoCloseable {
     private final String accessKey;
     private final String secretKey;
     private final String region;
-    private final HttpServer server;
-    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+    private StubServer server;
     private final Map<String, Map<String, byte[]>> buckets = new ConcurrentHashMap<>();
     /** Every request, in order. */
     public final List<Received> received = new CopyOnWriteArrayList<>();
@@ -69,9 +65,6 @@ public final class LoopbackS3 implements AutoCloseable {
         this.accessKey = accessKey;
         this.secretKey = secretKey;
         this.region = region;
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
     }
 
     /** Starts a server holding the given (empty) buckets. */
@@ -81,12 +74,12 @@ public final class LoopbackS3 implements AutoCloseable {
         for (String b : buckets) {
             s3.buckets.put(b, new ConcurrentHashMap<>());
         }
-        s3.server.start();
+        s3.server = StubServer.http().route("/", s3::handle);
         return s3;
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return URI.create(server.url());
     }
 
     public Optional<byte[]> object(String bucket, String key) {
@@ -99,8 +92,7 @@ public final class LoopbackS3 implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
     }
 
     private void handle(HttpExchange ex) throws IOException {
