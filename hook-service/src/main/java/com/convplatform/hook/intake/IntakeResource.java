@@ -175,7 +175,6 @@ public class IntakeResource {
             return coded(INVALID_EVENT);
         }
         return switch (field) {
-            case "metadata" -> coded(IntakeEvent.INVALID_METADATA);
             case "request_id" -> coded("INVALID_REQUEST_ID: request_id must be a string of at most 64 characters");
             case "conversation_number", "message_id" -> coded(
                     "MISSING_FIELD: '" + field + "' is required and must be a non-negative integer");

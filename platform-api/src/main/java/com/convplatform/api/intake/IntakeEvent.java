@@ -24,7 +24,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * One event at hook-service's intake ({@code POST /internal/v1/events}, and each of a batch), as upload-service builds
  * and stores it and hook-service binds it (docs/contracts.md). The wire order is request_id first, traceparent last;
  * without {@link #BATCH_ONLY} and {@code account_id} it is the delivered hook's body (spec 2.2, in its order).
- * {@code metadata} is any JSON object; {@code traceparent} any JSON value (one that is not a string is ignored).
+ * {@code metadata} binds any JSON value (a Map for an object), so that one of another type is refused by validation,
+ * in the order of the other refusals; {@code traceparent} any JSON value (one that is not a string is ignored).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"request_id", "account_id", "user_id", "conversation_number", "message_body", "message_id",
@@ -39,12 +40,11 @@ public record IntakeEvent(
         @JsonProperty("message_id") @NotNull(message = "MISSING_FIELD: 'message_id' is required and must be a non-negative integer") @PositiveOrZero(message = "MISSING_FIELD: 'message_id' is required and must be a non-negative integer") @Schema(example = "123") Long messageId,
         @JsonProperty("sender") @NotEmpty(message = "MISSING_FIELD: 'sender' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'sender' is longer than {max} characters") @Schema(example = "user") String sender,
         @JsonProperty("timestamp") @NotEmpty(message = "MISSING_FIELD: 'timestamp' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'timestamp' is longer than {max} characters") @Schema(example = "2026-11-22T10:00:00.000Z") String timestamp,
-        @JsonProperty("metadata") @Schema(description = "A JSON object, delivered as it is", example = "{\"channel\": \"web\"}") Map<String, Object> metadata,
+        @JsonProperty("metadata") @Schema(type = SchemaType.OBJECT, description = "A JSON object, delivered as it is", example = "{\"channel\": \"web\"}") Object metadata,
         @JsonProperty("traceparent") @Schema(type = SchemaType.STRING, description = "Batch intake: the W3C trace context of this event (its upload's), continued by its delivery instead of the call's traceparent header; one that is not a valid traceparent is ignored", example = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01") Object traceparent) {
 
     /** The fields of a batch's event that are not part of the delivered hook (nor is {@code account_id}). */
     public static final String[] BATCH_ONLY = {"request_id", "traceparent"};
-    public static final String INVALID_METADATA = "INVALID_METADATA: metadata must be a JSON object";
     /**
      * UTC with a capital Z, as spec 2.2 asks; Instant.parse alone also takes an offset ({@code +02:00}) and a lower-case
      * {@code t} or {@code z}, which would reach receivers as they came.
@@ -75,5 +75,11 @@ public record IntakeEvent(
         } catch (DateTimeParseException e) {
             return false;
         }
+    }
+
+    @JsonIgnore
+    @AssertTrue(message = "INVALID_METADATA: metadata must be a JSON object")
+    public boolean isMetadataValid() {
+        return metadata instanceof Map;
     }
 }
