@@ -1,5 +1,7 @@
 package com.convplatform.hook.admin;
 
+import static com.convplatform.api.hook.HookAdmin.EXAMPLE_ACCOUNT;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,12 +26,19 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import com.convplatform.api.hook.HookAdmin.AttemptView;
+import com.convplatform.api.hook.HookAdmin.DeliveryDetail;
+import com.convplatform.api.hook.HookAdmin.DeliveryView;
+import com.convplatform.api.hook.HookAdmin.DisableRequest;
+import com.convplatform.api.hook.HookAdmin.EndpointView;
+import com.convplatform.api.hook.HookAdmin.HourView;
+import com.convplatform.api.hook.HookAdmin.Replayed;
+import com.convplatform.api.hook.HookAdmin.Summary;
 import com.convplatform.hook.delivery.DeliveryQueries;
 import com.convplatform.hook.delivery.DeliveryStore;
 import com.convplatform.support.ApiException;
@@ -46,86 +55,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public class AdminResource {
     private static final String NOT_FOUND = "DELIVERY_NOT_FOUND: no delivery with that id";
     private static final String INVALID_ACCOUNT = "INVALID_ACCOUNT_ID: account_id is at most 64 characters";
-    private static final String EXAMPLE_ACCOUNT = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10";
     private static final int DISABLED_LISTED = 100;
-
-    public record DeliveryView(@Schema(example = "0193a5b2c4d6e8f0a1b2c3d4e5f60718") String deliveryId,
-            @Schema(example = "0193a5b2c4d6e8f0112233445566778") String eventId,
-            @Schema(example = EXAMPLE_ACCOUNT) String accountId,
-            @Schema(enumeration = {
-                    "PENDING", "DELIVERED", "DEAD"}) String status,
-            int attempts, Instant nextAttemptAt,
-            @Schema(example = "HTTP 503") String lastError, Instant deliveredAt, Instant createdAt){
-        static DeliveryView of(DeliveryQueries.Row d) {
-            return new DeliveryView(d.deliveryId(), d.eventId(), d.accountId(), d.status(), d.attempts(),
-                    d.nextAttemptAt(), d.lastError(), d.deliveredAt(), d.createdAt());
-        }
-    }
-
-    static final String EXAMPLE_SIGNATURE_HEADERS = "{\"signature\":\"FNYSR+2Jp1f8toQJAPDQ6JRcqwE7jWAyINnGLoi4/uqXkQ1RxU"
-            + "SzcIMAF6oCHkKMr+Mnq4b6SNoIrgzkIuxcNgP+0596dYGSZ5Ho8hxZmMe8nh/P5saiGikXMK5EUHZ4JIBaM/QwtGh/WoPcxvYZuaN+WZgXPIX"
-            + "SXgb6cQOLeKxBb1roUI7h0Foe4oZLB65wb+QtEUPTJhKZf7woHm2si9eO2kTl+XNc+2XMTJHDy0HRQ4NfSjmKWxE2Bi9aD/gzATrHsak9LOz4Ha"
-            + "qFm28ZUQ2xqH5/Fe3FYfd3DzZsYldcLQD4ZKgVHmc+Rceo/Ju1qN/bc45JN6k5kE2z6Szyjg==\",\"signature-certificate-url\":"
-            + "\"https://hooks.platform.example/platform/hooks/certificate/\"}";
-
-    public record AttemptView(
-            @Schema(description = "1, 2, ...; numbers go on after an operator's retry or replay") int attempt,
-            Instant startedAt, long latencyMs,
-            @Schema(example = "200", description = "None when no answer came") Integer statusCode,
-            @Schema(example = "timed out after 10000 ms") String error,
-            @Schema(description = "The signature headers this attempt's request carried, name to value exactly as sent"
-                    + " (each attempt is signed afresh, over a body with its own signature_timestamp). Not secret: a"
-                    + " signature and the public certificate URL. An empty object when none were recorded: attempts"
-                    + " made before hook-service stored them, and attempts that sent no request (the error says why:"
-                    + " the account lookup failed, the address was refused)", example = EXAMPLE_SIGNATURE_HEADERS) Map<String, String> signatureHeaders) {
-    }
-
-    public record EndpointView(@Schema(example = EXAMPLE_ACCOUNT) String accountId, boolean enabled,
-            int consecutiveFailures, Instant failingSince,
-            Instant lastFailureAt, Instant disabledAt, @Schema(enumeration = {
-                    "rule", "operator"}) String disabledBy,
-            @Schema(example = "receiver under maintenance") String disabledReason, long heldDeliveries){
-    }
-
-    public record DisableRequest(
-            @Size(max = 500, message = "INVALID_REASON: reason is at most 500 characters") @Schema(example = "receiver under maintenance") String reason) {
-    }
-
-    public record Replayed(@Schema(example = EXAMPLE_ACCOUNT) String accountId, @Schema(example = "12") int requeued) {
-    }
-
-    public record Summary(Instant at,
-            @Schema(description = "The last hour: deliveries delivered and dead-lettered (from the start of the hour it"
-                    + " began in), and deliveries created since and still pending", example = "{\"PENDING\":2,\"DELIVERED\":118,\"DEAD\":1}") Map<String, Long> lastHour,
-            @Schema(description = "The same over the last 24 hours") Map<String, Long> lastDay,
-            @Schema(description = "Every pending delivery, whenever created") long pending,
-            @Schema(description = "Pending deliveries of disabled endpoints: held, not attempted") long held,
-            @Schema(description = "Every dead-lettered delivery") long dead,
-            @Schema(description = "When the oldest pending delivery was created; none when nothing is pending") Instant oldestUndeliveredAt,
-            String oldestUndeliveredId,
-            @Schema(description = "How many endpoints are disabled, by rule or by an operator") long disabledCount,
-            @Schema(description = "The disabled endpoints, longest disabled first (at most 100)") List<EndpointView> disabledEndpoints,
-            @Schema(description = "The last 24 hours, hour by hour (UTC), oldest first, every hour listed (zeros"
-                    + " included): what the console's chart draws") List<HourView> hours) {
-    }
-
-    public record HourView(@Schema(example = "2026-11-22T10:00:00Z") Instant hour,
-            @Schema(description = "Deliveries delivered in that hour", example = "118") long delivered,
-            @Schema(description = "Attempts that failed in that hour (each retried or dead-lettered)", example = "4") long failedAttempts,
-            @Schema(description = "Deliveries dead-lettered in that hour", example = "1") long dead) {
-    }
-
-    public record DeliveryDetail(String deliveryId, String eventId, String accountId,
-            @Schema(example = "4711") long messageId,
-            @Schema(enumeration = {
-                    "PENDING", "DELIVERED", "DEAD"}) String status,
-            int attempts, Instant nextAttemptAt, String lastError, Instant deliveredAt, Instant createdAt,
-            @Schema(description = "The id of the intake request that carried the event") String requestId,
-            @Schema(description = "The event as accepted: the JSON body every attempt signs and sends (with its own"
-                    + " signature_timestamp added last)") String payload,
-            @Schema(description = "Every attempt, in the order they were made, each with the signature headers it"
-                    + " sent (as GET /admin/v1/deliveries/{id}/attempts)") List<AttemptView> attemptHistory){
-    }
 
     private final Clock clock;
     private final ObjectMapper json;
@@ -202,7 +132,7 @@ public class AdminResource {
         return deliveries.list(new DeliveryQueries.Filter(status, accountId,
                 createdAfter == null ? null : instant("created_after", createdAfter),
                 createdBefore == null ? null : instant("created_before", createdBefore), beforeId, messageId, n))
-                .stream().map(DeliveryView::of).toList();
+                .stream().map(AdminResource::view).toList();
     }
 
     @GET
@@ -248,7 +178,7 @@ public class AdminResource {
             case IN_FLIGHT -> throw new ApiException(409, "DELIVERY_IN_FLIGHT", "Delivery " + id
                     + " is being attempted now; its outcome is recorded within seconds (list its attempts)");
             default -> {
-                return DeliveryView.of(existing(id));
+                return view(existing(id));
             }
         }
     }
@@ -299,6 +229,11 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The endpoint, enabled")
     public EndpointView enable(@PathParam("accountId") @Parameter(example = EXAMPLE_ACCOUNT) String accountId) {
         return endpointView(deliveries.enable(accountId));
+    }
+
+    private static DeliveryView view(DeliveryQueries.Row d) {
+        return new DeliveryView(d.deliveryId(), d.eventId(), d.accountId(), d.status(), d.attempts(),
+                d.nextAttemptAt(), d.lastError(), d.deliveredAt(), d.createdAt());
     }
 
     private static EndpointView endpointView(DeliveryQueries.EndpointRow s) {

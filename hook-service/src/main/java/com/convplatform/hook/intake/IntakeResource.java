@@ -1,5 +1,8 @@
 package com.convplatform.hook.intake;
 
+import static com.convplatform.api.intake.IntakeBatch.INVALID_BATCH;
+import static com.convplatform.api.intake.IntakeResult.EXAMPLE_ID;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,7 +14,6 @@ import jakarta.inject.Singleton;
 import jakarta.validation.Valid;
 import jakarta.validation.Validator;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -20,7 +22,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -29,6 +30,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
+import com.convplatform.api.intake.IntakeBatch;
+import com.convplatform.api.intake.IntakeEvent;
+import com.convplatform.api.intake.IntakeResult;
 import com.convplatform.hook.delivery.DeliveryStore;
 import com.convplatform.hook.delivery.DeliveryWorker;
 import com.convplatform.support.ApiException;
@@ -37,10 +41,11 @@ import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.Roles;
 import com.convplatform.support.TraceContexts;
-import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import io.smallrye.mutiny.Uni;
@@ -53,43 +58,19 @@ import io.vertx.core.Vertx;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "intake", description = "Service-to-service intake (Authorization: Bearer <hook.internal.api-key>)")
 public class IntakeResource {
-    static final int MAX_BATCH = 100;
-    static final String INVALID_BATCH = "INVALID_BATCH: The body must be {\"events\": [...]} with 1 to " + MAX_BATCH
-            + " events";
     static final String INVALID_EVENT = "INVALID_EVENT: The event must be a JSON object";
     private static final String EVENT_CODES = "MISSING_FIELD, FIELD_TOO_LONG, INVALID_TIMESTAMP, INVALID_METADATA,"
             + " INVALID_EVENT";
-    private static final String EXAMPLE_ID = "019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b";
-
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Stored(@Schema(example = EXAMPLE_ID) String eventId,
-            @Schema(description = "Present (true) when the event had been accepted before") Boolean duplicate) {
-    }
-
-    public record Batch(
-            @NotNull(message = INVALID_BATCH) @Size(min = 1, max = MAX_BATCH, message = INVALID_BATCH) @Schema(type = SchemaType.ARRAY, implementation = IntakeEvent.class) List<JsonNode> events) {
-    }
-
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Result(@Schema(enumeration = {
-            "202", "200", "400"}) int status,
-            @Schema(example = EXAMPLE_ID) String eventId, Boolean duplicate,
-            @Schema(example = "MISSING_FIELD") String errorCode,
-            @Schema(example = "'user_id' is required and must be a non-empty string") String errorMessage){
-        static Result of(DeliveryStore.Accepted a) {
-            return new Result(a.duplicate() ? 200 : 202, a.eventId(), a.duplicate() ? true : null, null, null);
-        }
-    }
-
-    public record Results(List<Result> results) {
-    }
 
     private final ObjectMapper json;
+    /** The stored payload: the event as the hook delivers it (spec 2.2), without account_id and the batch fields. */
+    private final ObjectWriter hookBody;
     private final Validator validator;
     private final GroupCommit<DeliveryStore.Valid, DeliveryStore.Accepted> writer;
 
     public IntakeResource(DeliveryStore store, DeliveryWorker worker, ObjectMapper json, Validator validator) {
         this.json = json;
+        this.hookBody = hookBody(json);
         this.validator = validator;
         // Events that arrive while a transaction is being written go in the next one together (group commit).
         this.writer = new GroupCommit<>("hook-intake-writer", 64, events -> {
@@ -106,16 +87,16 @@ public class IntakeResource {
 
     @POST
     @Operation(summary = "Take in one event; answered once it is stored (then delivered at least once)")
-    @APIResponse(responseCode = "202", description = "Stored", content = @Content(schema = @Schema(implementation = Stored.class), example = "{\"event_id\": \""
+    @APIResponse(responseCode = "202", description = "Stored", content = @Content(schema = @Schema(implementation = IntakeResult.Stored.class), example = "{\"event_id\": \""
             + EXAMPLE_ID + "\"}"))
-    @APIResponse(responseCode = "200", description = "The same (account_id, message_id) was accepted before: its event, not stored again", content = @Content(schema = @Schema(implementation = Stored.class), example = "{\"event_id\": \""
+    @APIResponse(responseCode = "200", description = "The same (account_id, message_id) was accepted before: its event, not stored again", content = @Content(schema = @Schema(implementation = IntakeResult.Stored.class), example = "{\"event_id\": \""
             + EXAMPLE_ID + "\", \"duplicate\": true}"))
     @APIResponse(responseCode = "400", description = EVENT_CODES + ", MALFORMED_JSON")
-    public Uni<RestResponse<Stored>> accept(@NotNull(message = INVALID_EVENT) @Valid IntakeEvent event) {
+    public Uni<RestResponse<IntakeResult.Stored>> accept(@NotNull(message = INVALID_EVENT) @Valid IntakeEvent event) {
         return whenStored(List.of(valid(event, RequestIds.current(), TraceContexts.current()))).map(stored -> {
             DeliveryStore.Accepted a = stored.get(0);
             return RestResponse.status(a.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED,
-                    new Stored(a.eventId(), a.duplicate() ? true : null));
+                    new IntakeResult.Stored(a.eventId(), a.duplicate() ? true : null));
         });
     }
 
@@ -125,13 +106,13 @@ public class IntakeResource {
     @Operation(summary = "Take in 1 to 100 events; one result each, in order, once the valid ones are stored")
     @APIResponse(responseCode = "200", description = "One result per event: 202 stored, 200 accepted before, 400 with "
             + EVENT_CODES
-            + ", INVALID_REQUEST_ID", content = @Content(schema = @Schema(implementation = Results.class), example = "{\"results\": [{\"status\": 202, \"event_id\": \""
+            + ", INVALID_REQUEST_ID", content = @Content(schema = @Schema(implementation = IntakeResult.Results.class), example = "{\"results\": [{\"status\": 202, \"event_id\": \""
                     + EXAMPLE_ID + "\"}, {\"status\": 400,"
                     + " \"error_code\": \"MISSING_FIELD\", \"error_message\": \"'user_id' is required and must be a"
                     + " non-empty string\"}]}"))
     @APIResponse(responseCode = "400", description = "INVALID_BATCH (nothing stored), MALFORMED_JSON")
-    public Uni<Results> acceptBatch(@NotNull(message = INVALID_BATCH) @Valid Batch body) {
-        Result[] results = new Result[body.events().size()];
+    public Uni<IntakeResult.Results> acceptBatch(@NotNull(message = INVALID_BATCH) @Valid IntakeBatch<JsonNode> body) {
+        IntakeResult[] results = new IntakeResult[body.events().size()];
         List<DeliveryStore.Valid> valid = new ArrayList<>(results.length);
         List<Integer> at = new ArrayList<>(results.length);
         String callRequestId = RequestIds.current();
@@ -143,15 +124,23 @@ public class IntakeResource {
                         trace(e.traceparentText(), callTrace)));
                 at.add(i);
             } catch (ApiException refused) {
-                results[i] = new Result(400, null, null, refused.code(), refused.getMessage());
+                results[i] = IntakeResult.refused(refused.code(), refused.getMessage());
             }
         }
         return whenStored(valid).map(stored -> {
             for (int i = 0; i < at.size(); i++) {
-                results[at.get(i)] = Result.of(stored.get(i));
+                results[at.get(i)] = IntakeResult.stored(stored.get(i).eventId(), stored.get(i).duplicate());
             }
-            return new Results(List.of(results));
+            return new IntakeResult.Results(List.of(results));
         });
+    }
+
+    @JsonIgnoreProperties({"account_id", "request_id", "traceparent"})
+    private interface HookBody {
+    }
+
+    static ObjectWriter hookBody(ObjectMapper json) {
+        return json.copy().addMixIn(IntakeEvent.class, HookBody.class).writerFor(IntakeEvent.class);
     }
 
     /** A field of the wrong type, or a body that is not a JSON object. */
@@ -210,7 +199,7 @@ public class IntakeResource {
 
     private DeliveryStore.Valid valid(IntakeEvent e, String requestId, String traceparent) {
         try {
-            return new DeliveryStore.Valid(e.accountId(), e.messageId(), json.writeValueAsString(e), requestId,
+            return new DeliveryStore.Valid(e.accountId(), e.messageId(), hookBody.writeValueAsString(e), requestId,
                     traceparent);
         } catch (JsonProcessingException ex) {
             throw new IllegalStateException(ex);

@@ -5,7 +5,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.convplatform.console.api.HookApi;
+import com.convplatform.api.hook.HookAdmin;
 
 /**
  * The overview's chart of the last 24 hours, drawn here as SVG shapes (no script): for each hour, three bars side by
@@ -29,18 +29,18 @@ public record Chart(List<Hour> hours, long max, int width, int height, int plotT
             long dead, List<Bar> bars) {
     }
 
-    public static Chart of(List<HookApi.HourView> views) {
-        List<HookApi.HourView> last = views == null
+    public static Chart of(List<HookAdmin.HourView> views) {
+        List<HookAdmin.HourView> last = views == null
                 ? List.of()
                 : views.subList(Math.max(0, views.size() - 24),
                         views.size());
         long max = 1;
-        for (HookApi.HourView h : last) {
+        for (HookAdmin.HourView h : last) {
             max = Math.max(max, Math.max(h.delivered(), Math.max(h.failedAttempts(), h.dead())));
         }
         List<Hour> hours = new ArrayList<>();
         for (int i = 0; i < last.size(); i++) {
-            HookApi.HourView h = last.get(i);
+            HookAdmin.HourView h = last.get(i);
             int x = LEFT + i * SLOT + (SLOT - 3 * BAR) / 2;
             List<Bar> bars = List.of(bar(x, h.delivered(), max, "delivered"),
                     bar(x + BAR, h.failedAttempts(), max, "failed"), bar(x + 2 * BAR, h.dead(), max, "dead"));

@@ -25,6 +25,7 @@ import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import com.convplatform.api.hook.HookAdmin;
 import com.convplatform.console.ConsoleConfig;
 import com.convplatform.console.api.HookApi;
 import com.convplatform.console.api.ManagementApi;
@@ -103,16 +104,16 @@ public class ConsolePages {
     @GET
     public TemplateInstance overview() {
         Instant now = Instant.now();
-        Outcome<HookApi.Summary> summary = Outcome.of("hook-service", hook::summary);
+        Outcome<HookAdmin.Summary> summary = Outcome.of("hook-service", hook::summary);
         Outcome<HookApi.CertificateDocument> cert = Outcome.of("hook-service", hook::certificate);
         Outcome<UploadApi.Outbox> outbox = Outcome.of("upload-service", upload::outbox);
         Outcome<ManagementApi.SigningKey> key = Outcome.of("management-service", management::signingKey);
         Outcome<List<Account>> all = Outcome.of("management-service", () -> management.accounts(null, NAMED, null));
         Map<String, Account> byId = index(all);
-        HookApi.Summary s = summary.value();
+        HookAdmin.Summary s = summary.value();
         UploadApi.Outbox o = outbox.value();
         // The current hour's failed attempts: an endpoint failing now turns this tile, whatever its deliveries' state.
-        HookApi.HourView failedNow = s == null || s.hours() == null || s.hours().isEmpty()
+        HookAdmin.HourView failedNow = s == null || s.hours() == null || s.hours().isEmpty()
                 ? null
                 : s.hours().get(s.hours().size() - 1);
         return page(overview).data("summary", summary).data("s", s).data("cert", cert)
@@ -168,8 +169,8 @@ public class ConsolePages {
         Outcome<List<ManagementApi.Client>> clients = Outcome.of("management-service", () -> management.clients(id));
         Outcome<List<ManagementApi.Certificate>> certs = Outcome.of("management-service",
                 () -> management.certificates(id));
-        Outcome<HookApi.Endpoint> endpoint = Outcome.of("hook-service", () -> hook.endpoint(id));
-        Outcome<List<HookApi.Delivery>> recent = Outcome.of("hook-service",
+        Outcome<HookAdmin.EndpointView> endpoint = Outcome.of("hook-service", () -> hook.endpoint(id));
+        Outcome<List<HookAdmin.DeliveryView>> recent = Outcome.of("hook-service",
                 () -> hook.deliveries(null, id, null, null, null, RECENT, null));
         Outcome<List<UploadApi.User>> users = a.ok()
                 ? Outcome.of("upload-service", () -> upload.users(a.value().businessId()))
@@ -213,7 +214,7 @@ public class ConsolePages {
         if (message != null && chosen == null && problem == null) {
             problem = "A message id is looked up within one account: give the account too.";
         }
-        Outcome<List<HookApi.Delivery>> rows;
+        Outcome<List<HookAdmin.DeliveryView>> rows;
         if (problem != null) {
             rows = new Outcome<>(List.of(), null, 200);
         } else {
@@ -224,9 +225,9 @@ public class ConsolePages {
                     chosen == null ? null : chosen.accountId(), after, cursor == null ? null : cursor.toString(),
                     lastId, size + 1, message));
         }
-        List<HookApi.Delivery> list = rows.ok() ? rows.value() : List.of();
+        List<HookAdmin.DeliveryView> list = rows.ok() ? rows.value() : List.of();
         boolean more = list.size() > config.pageSize();
-        List<HookApi.Delivery> shown = more ? list.subList(0, config.pageSize()) : list;
+        List<HookAdmin.DeliveryView> shown = more ? list.subList(0, config.pageSize()) : list;
         Map<String, String> query = new LinkedHashMap<>();
         query.put("account", accountQuery);
         query.put("status", wantedStatus);
@@ -234,7 +235,7 @@ public class ConsolePages {
         query.put("message_id", message == null ? "" : message.toString());
         String next = null;
         if (more) { // the last row's time and id: rows of one intake batch share their created_at
-            HookApi.Delivery last = shown.get(shown.size() - 1);
+            HookAdmin.DeliveryView last = shown.get(shown.size() - 1);
             Map<String, String> older = new LinkedHashMap<>(query);
             older.put("before", Formats.iso(last.createdAt()));
             next = Paged.query(older, "before_id", last.deliveryId());
@@ -249,15 +250,16 @@ public class ConsolePages {
     @GET
     @Path("deliveries/{id}")
     public TemplateInstance delivery(@RestPath String id, @RestQuery String notice) {
-        Outcome<HookApi.DeliveryDetail> d = Outcome.of("hook-service", () -> hook.delivery(id));
+        Outcome<HookAdmin.DeliveryDetail> d = Outcome.of("hook-service", () -> hook.delivery(id));
         // The attempts come with the delivery; a hook-service from before that is asked for them on their own. In the
         // order they were made: attempts of a delivery retried before hook-service numbered on were numbered from 1.
-        Outcome<List<HookApi.Attempt>> attempts = d.ok() && d.value().attemptHistory() != null
+        Outcome<List<HookAdmin.AttemptView>> attempts = d.ok() && d.value().attemptHistory() != null
                 ? new Outcome<>(d.value().attemptHistory(), null, 200)
                 : Outcome.of("hook-service", () -> hook.attempts(id));
         if (attempts.ok()) {
             attempts = new Outcome<>(attempts.value().stream().sorted(java.util.Comparator.comparing(
-                    HookApi.Attempt::startedAt, java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())))
+                    HookAdmin.AttemptView::startedAt,
+                    java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())))
                     .toList(), null, 200);
         }
         Outcome<Account> a = d.ok()
@@ -270,7 +272,7 @@ public class ConsolePages {
     @POST
     @Path("deliveries/{id}/retry")
     public Response retry(@RestPath String id) {
-        Outcome<HookApi.Delivery> done = Outcome.of("hook-service", () -> hook.retry(id));
+        Outcome<HookAdmin.DeliveryView> done = Outcome.of("hook-service", () -> hook.retry(id));
         operator.audit("retry-delivery", id, done.ok() ? "queued" : done.error());
         return done.ok()
                 ? seeOther("/deliveries/" + id + "?notice=retried")
@@ -281,7 +283,7 @@ public class ConsolePages {
     @Path("accounts/{id}/replay")
     public TemplateInstance confirmReplay(@RestPath String id) {
         Outcome<Account> a = Outcome.of("management-service", () -> management.account(id));
-        Outcome<List<HookApi.Delivery>> dead = Outcome.of("hook-service",
+        Outcome<List<HookAdmin.DeliveryView>> dead = Outcome.of("hook-service",
                 () -> hook.deliveries("DEAD", id, null, null, null, 1000, null));
         return page(confirm).data("title", "Replay dead letters")
                 .data("question", "Queue every dead-lettered delivery of "
@@ -297,7 +299,7 @@ public class ConsolePages {
     @POST
     @Path("accounts/{id}/replay")
     public Response replay(@RestPath String id) {
-        Outcome<HookApi.Replayed> done = Outcome.of("hook-service", () -> hook.replay(id));
+        Outcome<HookAdmin.Replayed> done = Outcome.of("hook-service", () -> hook.replay(id));
         operator.audit("replay-dead-letters", id, done.ok() ? done.value().requeued() + " queued" : done.error());
         return done.ok()
                 ? seeOther("/accounts/" + id + "?notice=replayed")
@@ -315,8 +317,8 @@ public class ConsolePages {
                     : "A reason is at most 500 characters.").data("back", "/accounts/" + id))
                     .type(MediaType.TEXT_HTML).build();
         }
-        Outcome<HookApi.Endpoint> done = Outcome.of("hook-service",
-                () -> hook.disable(id, new HookApi.DisableRequest(why)));
+        Outcome<HookAdmin.EndpointView> done = Outcome.of("hook-service",
+                () -> hook.disable(id, new HookAdmin.DisableRequest(why)));
         operator.audit("disable-endpoint", id, done.ok()
                 ? "disabled (" + why + ")"
                 : done.error());
@@ -329,7 +331,7 @@ public class ConsolePages {
     @POST
     @Path("accounts/{id}/endpoint/enable")
     public Response enable(@RestPath String id) {
-        Outcome<HookApi.Endpoint> done = Outcome.of("hook-service", () -> hook.enable(id));
+        Outcome<HookAdmin.EndpointView> done = Outcome.of("hook-service", () -> hook.enable(id));
         operator.audit("enable-endpoint", id, done.ok() ? "enabled" : done.error());
         return done.ok()
                 ? seeOther("/accounts/" + id + "?notice=enabled")

@@ -4,8 +4,8 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.support.TraceContexts;
-import com.fasterxml.jackson.databind.JsonNode;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -49,15 +49,15 @@ public class HandoffTracing {
         if (c.storedAt() != null) {
             span.setStartTimestamp(c.storedAt());
         }
-        JsonNode event = c.event();
-        if (event.path("message_id").canConvertToLong()) {
-            span.setAttribute(MESSAGE_ID, event.path("message_id").asLong());
+        IntakeEvent event = c.event();
+        if (event.messageId() != null) {
+            span.setAttribute(MESSAGE_ID, event.messageId());
         }
-        if (event.path("account_id").isTextual()) {
-            span.setAttribute(ACCOUNT_ID, event.path("account_id").asText());
+        if (event.accountId() != null) {
+            span.setAttribute(ACCOUNT_ID, event.accountId());
         }
-        if (event.path("request_id").isTextual()) {
-            span.setAttribute(REQUEST_ID, event.path("request_id").asText());
+        if (event.requestId() != null) {
+            span.setAttribute(REQUEST_ID, event.requestId());
         }
         return span.startSpan();
     }

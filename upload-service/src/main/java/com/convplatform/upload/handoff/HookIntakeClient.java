@@ -23,10 +23,11 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
+import com.convplatform.api.intake.IntakeBatch;
+import com.convplatform.api.intake.IntakeEvent;
+import com.convplatform.api.intake.IntakeResult;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.config.UploadConfig;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
@@ -34,7 +35,9 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
 /**
  * hook-service's intake. A failure (no answer, a 5xx) is retried: the intake accepts each (account_id, message_id)
  * once, so a repeated post never makes a second hook. A refusal (4xx) is an answer, not a failure. The 12 s bound on
- * a call (a slow connect then a slow answer) is a failure like the client's own time-outs.
+ * a call (a slow connect then a slow answer) is a failure like the client's own time-outs. The contract's records are
+ * also read outside the REST client's own bindings (an outbox row, a {@code Response}), so registered for a native
+ * image here.
  */
 @ApplicationScoped
 @Timeout(value = 12, unit = ChronoUnit.SECONDS)
@@ -42,6 +45,7 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
 @ExponentialBackoff
 @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = ChronoUnit.SECONDS, failOn = {
         IOException.class, TimeoutException.class})
+@RegisterForReflection(targets = {IntakeEvent.class, IntakeResult.Results.class, IntakeResult.class})
 public class HookIntakeClient {
     /** Answers are read here ({@code disable-default-mapper}): a 404 (no batch intake) and a refusal are no failure. */
     @RegisterRestClient(configKey = "hook-intake")
@@ -51,24 +55,11 @@ public class HookIntakeClient {
     interface HookIntake {
         @POST
         @Path("/batch")
-        Response batch(@HeaderParam("Authorization") String authorization, Batch batch);
+        Response batch(@HeaderParam("Authorization") String authorization, IntakeBatch<IntakeEvent> batch);
 
         @POST
         Response single(@HeaderParam("Authorization") String authorization,
-                @HeaderParam(RequestIds.HEADER) String requestId, ObjectNode event);
-    }
-
-    record Batch(List<ObjectNode> events) {
-    }
-
-    /** Read from a {@code Response}, so Quarkus does not register them for Jackson in a native image by itself. */
-    @RegisterForReflection
-    record BatchAnswer(List<Result> results) {
-    }
-
-    @RegisterForReflection
-    record Result(int status, @JsonProperty("error_code") String errorCode,
-            @JsonProperty("error_message") String errorMessage) {
+                @HeaderParam(RequestIds.HEADER) String requestId, IntakeEvent event);
     }
 
     private final HookIntake intake;
@@ -83,21 +74,21 @@ public class HookIntakeClient {
      * Per event, null when accepted (or accepted before), else the reason; null for the list (send each alone) on a
      * 404, no batch intake, or a 413, a batch over hook-service's body limit (events with long message bodies).
      */
-    public List<String> postBatch(List<ObjectNode> events) throws IOException {
-        try (Response r = intake.batch(authorization, new Batch(events))) {
+    public List<String> postBatch(List<IntakeEvent> events) throws IOException {
+        try (Response r = intake.batch(authorization, new IntakeBatch<>(events))) {
             int status = checked(r);
             if (status == 404 || status == 413) {
                 return null;
             } else if (status != 200) {
                 return Collections.nCopies(events.size(), "hook-service answered " + status);
             }
-            List<Result> results = r.readEntity(BatchAnswer.class).results();
+            List<IntakeResult> results = r.readEntity(IntakeResult.Results.class).results();
             List<String> out = new ArrayList<>(events.size());
             for (int i = 0; i < events.size(); i++) {
-                Result result = results == null || i >= results.size() ? null : results.get(i);
+                IntakeResult result = results == null || i >= results.size() ? null : results.get(i);
                 out.add(result == null
                         ? "hook-service gave no result for this event"
-                        : result.status() == 200 || result.status() == 202
+                        : result.accepted()
                                 ? null
                                 : "hook-service refused the event: " + result.errorCode() + " "
                                         + result.errorMessage());
@@ -108,7 +99,7 @@ public class HookIntakeClient {
         }
     }
 
-    public String postOne(ObjectNode event, String requestId) throws IOException {
+    public String postOne(IntakeEvent event, String requestId) throws IOException {
         try (Response r = intake.single(authorization, requestId, event)) {
             int status = checked(r);
             return status / 100 == 2 ? null : "hook-service answered " + status;

@@ -30,12 +30,12 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.jboss.logging.Logger;
 
+import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.support.LeaseQueue;
 import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.TraceContexts;
 import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -278,14 +278,11 @@ public class OutboxSender {
 
     /** Posts under the first event's span, each event with its own span's traceparent; per event null or why not. */
     private List<String> postBatch(List<Claimed> batch, List<Span> spans) {
-        List<ObjectNode> events = new ArrayList<>(batch.size());
+        List<IntakeEvent> events = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
-            ObjectNode event = batch.get(i).event();
+            IntakeEvent event = batch.get(i).event();
             String traceparent = TraceContexts.of(spans.get(i).getSpanContext());
-            if (traceparent != null) {
-                event.put(TraceContexts.TRACEPARENT, traceparent);
-            }
-            events.add(event);
+            events.add(traceparent == null ? event : event.withBatchFields(event.requestId(), traceparent));
         }
         try (Scope ignored = spans.get(0).makeCurrent()) {
             List<String> errors = intake.postBatch(events);
@@ -296,14 +293,12 @@ public class OutboxSender {
     }
 
     /** One call per event (no batch intake, or a batch too large), the request id and trace context as headers only. */
-    private List<String> postEach(List<ObjectNode> events, List<Span> spans) {
+    private List<String> postEach(List<IntakeEvent> events, List<Span> spans) {
         List<String> out = new ArrayList<>(events.size());
         for (int i = 0; i < events.size(); i++) {
-            ObjectNode event = events.get(i).deepCopy();
-            String requestId = event.has("request_id") ? event.remove("request_id").asText() : null;
-            event.remove(TraceContexts.TRACEPARENT);
+            IntakeEvent event = events.get(i);
             try (Scope ignored = spans.get(i).makeCurrent()) {
-                out.add(intake.postOne(event, requestId));
+                out.add(intake.postOne(event.withBatchFields(null, null), event.requestId()));
             } catch (IOException | FaultToleranceException e) {
                 out.add(e.getMessage());
             }
@@ -312,7 +307,7 @@ public class OutboxSender {
     }
 
     /** A claimed event; attempt 1 is the first post; {@code leaseOwner}: the lease it is held under. */
-    public record Claimed(String id, ObjectNode event, String traceparent, Instant storedAt, int attempt,
+    public record Claimed(String id, IntakeEvent event, String traceparent, Instant storedAt, int attempt,
             String leaseOwner) {
     }
 
@@ -330,15 +325,19 @@ public class OutboxSender {
         return claimed;
     }
 
-    /** The stored event, its request id first; a row that is not a JSON object goes as a string, to be refused. */
-    private ObjectNode event(String payload, String requestId) {
+    /**
+     * The stored event with its row's request id (rows written before the request id went into the payload lack it). A
+     * row that is not an event goes without its fields, for hook-service to refuse (MISSING_FIELD): the failure is
+     * recorded on the row.
+     */
+    private IntakeEvent event(String payload, String requestId) {
         try {
-            ObjectNode stored = (ObjectNode) json.readTree(payload);
-            return requestId == null || stored.has("request_id")
-                    ? stored // as written since the request id went into the payload: sent as it is
-                    : json.createObjectNode().put("request_id", requestId).setAll(stored);
-        } catch (IOException | ClassCastException e) {
-            return json.createObjectNode().put("damaged_payload", payload);
+            IntakeEvent stored = json.readValue(payload, IntakeEvent.class);
+            return requestId == null || stored.requestId() != null
+                    ? stored
+                    : stored.withBatchFields(requestId, stored.traceparent());
+        } catch (IOException e) {
+            return new IntakeEvent(null, null, null, null, null, null, null, null, null, null);
         }
     }
 

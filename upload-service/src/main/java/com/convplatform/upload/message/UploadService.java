@@ -12,7 +12,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -26,6 +28,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.LocalTransaction;
@@ -39,6 +42,8 @@ import com.convplatform.upload.handoff.OutboxSender;
 import com.convplatform.upload.storage.FileIds;
 import com.convplatform.upload.storage.FileStore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -70,14 +75,16 @@ public class UploadService {
     private final MeterRegistry metrics;
     private final DataSource dataSource;
     private final OutboxSender handOff;
+    private final ObjectMapper json;
     private final Counter imageUploads;
     private final Counter documentUploads;
     private final Counter bytesStored;
     private GroupCommit<ToRecord, Recorded> writer;
 
     public UploadService(UploadConfig config, FileStore store, Clock clock, MeterRegistry metrics,
-            DataSource dataSource, OutboxSender handOff) {
+            DataSource dataSource, OutboxSender handOff, ObjectMapper json) {
         this.handOff = handOff;
+        this.json = json;
         this.config = config;
         this.store = store;
         this.clock = clock;
@@ -247,7 +254,7 @@ public class UploadService {
                     String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
                     OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
                             event(u, messageId, now, fileUrl), u.traceparent(), now, 1, lease);
-                    LocalTransaction.bind(outbox, UUID.fromString(event.id()), messageId, event.event().toString(),
+                    LocalTransaction.bind(outbox, UUID.fromString(event.id()), messageId, serialised(event.event()),
                             u.requestId(), utc(now), lease, utc(now.plus(OutboxSender.LEASE)), u.traceparent(),
                             utc(now));
                     outbox.addBatch();
@@ -260,27 +267,34 @@ public class UploadService {
         });
     }
 
+    /** The stored row: the event serialised once, as it is posted (less the traceparent of its hand-off span). */
+    private String serialised(IntakeEvent event) {
+        try {
+            return json.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Serialising the hand-off event failed", e);
+        }
+    }
+
     private static OffsetDateTime utc(Instant instant) {
         return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    /** The hand-off event (docs/contracts.md), its upload's request id first. */
-    private ObjectNode event(ToRecord u, long messageId, Instant createdAt, String fileUrl) {
+    /** The hand-off event (docs/contracts.md; platform-api's contract test holds its recorded JSON). */
+    static IntakeEvent event(ToRecord u, long messageId, Instant createdAt, String fileUrl) {
         ObjectNode body = JsonNodeFactory.instance.objectNode().put("text", u.body())
                 .put("type", u.type() == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
         ObjectNode data = body.putObject("data");
         data.putArray("quick_replies");
         data.put("file_url", fileUrl).put("file_name", u.name());
-        ObjectNode e = JsonNodeFactory.instance.objectNode();
-        if (u.requestId() != null) {
-            e.put("request_id", u.requestId());
-        }
-        e.put("account_id", u.caller().accountId()).put("user_id", u.authId()).put("conversation_number", 0)
-                .put("message_body", body.toString()).put("message_id", messageId).put("sender", "user")
-                .put("timestamp", CREATED_AT.format(createdAt));
-        e.putObject("metadata").put("business_id", u.businessId()).put("message_type", u.type())
-                .put("file_url", fileUrl).put("content_type", u.contentType()).put("size", u.size());
-        return e;
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("business_id", u.businessId());
+        metadata.put("message_type", u.type());
+        metadata.put("file_url", fileUrl);
+        metadata.put("content_type", u.contentType());
+        metadata.put("size", u.size());
+        return new IntakeEvent(u.requestId(), u.caller().accountId(), u.authId(), 0L, body.toString(), messageId,
+                "user", CREATED_AT.format(createdAt), metadata, null);
     }
 
     static String sanitise(String name) {

@@ -131,7 +131,7 @@ class OutboxClaimTest {
     @Test
     void anEventWrittenWithoutItsRequestIdInThePayloadGetsItAdded() {
         String marker = UUID.randomUUID().toString();
-        dueEvent("{\"account_id\":\"account-1\",\"legacy\":\"" + marker + "\"}", "legacy-req-7");
+        dueEvent("{\"account_id\":\"account-1\",\"user_id\":\"" + marker + "\"}", "legacy-req-7");
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(marker)));
         String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(marker)).findFirst().orElseThrow();
