@@ -51,6 +51,7 @@ public final class LeaseQueue {
     private final String claim;
     private final String release;
     private final String releaseAll;
+    private final String remove;
     private final String replica = UUID.randomUUID().toString();
     private final AtomicLong claims = new AtomicLong();
 
@@ -69,6 +70,7 @@ public final class LeaseQueue {
                 + " set lease_owner = null, lease_until = null where id = ? and lease_owner = ?";
         this.releaseAll = "update " + table + " set lease_owner = null, lease_until = null where id = any(?)"
                 + " and lease_owner like ?";
+        this.remove = "delete from " + table + " where id = any(?)";
     }
 
     /** The claim's statement (for its plan: the tests and the benchmark read it with EXPLAIN). */
@@ -116,6 +118,28 @@ public final class LeaseQueue {
         try (Statement guard = c.createStatement()) {
             guard.execute(PLAN_GUARD);
         }
+    }
+
+    /**
+     * Deletes finished rows by their keys, under the plan guard: a table that is emptied and refilled all day has
+     * statistics of any size, and with {@code relpages} 0 from a vacuum that found it empty the planner read the
+     * whole table for each delete (measured in upload-service's load test: 1,200 sequential scans a second, PostgreSQL's
+     * CPU per upload up from 0.25 to 0.71 ms within two minutes). How many rows went.
+     */
+    public int remove(Connection c, Collection<UUID> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        guardPlans(c);
+        try (PreparedStatement s = c.prepareStatement(remove)) {
+            s.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+            return s.executeUpdate();
+        }
+    }
+
+    /** The statement of {@link #remove} (for its plan). */
+    public String removeStatement() {
+        return remove;
     }
 
     /** Hands one claimed row back untouched (it stays due when it was); false if another claim owns it by now. */

@@ -108,6 +108,50 @@ class LeaseQueueTest {
         assertEquals(small, large, "the same plan whatever the table holds");
     }
 
+    /**
+     * A vacuum that found the queue empty leaves statistics of an empty table ({@code relpages} 0); refilled, the delete
+     * of finished rows still goes by the primary key, and removes exactly the rows named.
+     */
+    @Test
+    void finishedRowsAreRemovedByTheKeyAfterAVacuumFoundTheTableEmpty() throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            c.createStatement().execute("truncate work");
+            c.createStatement().execute("vacuum work");
+        }
+        fill(5_000, false);
+        List<UUID> ids = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                ResultSet r = c.createStatement().executeQuery("select id from work limit 40")) {
+            while (r.next()) {
+                ids.add(r.getObject(1, UUID.class));
+            }
+        }
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            LeaseQueue.guardPlans(c);
+            StringBuilder plan = new StringBuilder();
+            try (PreparedStatement s = c.prepareStatement("explain (costs off) " + QUEUE.removeStatement())) {
+                s.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        plan.append(r.getString(1)).append('\n');
+                    }
+                }
+            }
+            c.rollback();
+            assertTrue(plan.toString().contains("Index Scan using work_pkey on work"), plan.toString());
+            assertFalse(plan.toString().contains("Seq Scan"), plan.toString());
+        }
+        int removed = LocalTransaction.<Integer>run(dataSource, "removing", c -> QUEUE.remove(c, ids));
+        assertEquals(40, removed);
+        try (Connection c = dataSource.getConnection();
+                ResultSet r = c.createStatement().executeQuery("select count(*) from work")) {
+            r.next();
+            assertEquals(4_960, r.getLong(1), "only the rows named went");
+        }
+        assertEquals(0, (int) LocalTransaction.<Integer>run(dataSource, "removing again", c -> QUEUE.remove(c, ids)));
+    }
+
     @Test
     void concurrentClaimsNeverShareARowALeaseHoldsAndHeldRowsAreNeverClaimed() throws Exception {
         try (Connection c = dataSource.getConnection()) {

@@ -319,6 +319,8 @@ public class DeliveryStore {
         Instant now = clock.instant();
         List<String> disabled = new ArrayList<>();
         List<Recorded> changed = LocalTransaction.run(dataSource, "Recording delivery outcomes", c -> {
+            // the queue is emptied and refilled all day: its rows are found by their keys, whatever the statistics say
+            LeaseQueue.guardPlans(c);
             List<Recorded> finishing = new ArrayList<>();
             List<Recorded> retrying = new ArrayList<>();
             Map<Instant, long[]> hours = new TreeMap<>();
