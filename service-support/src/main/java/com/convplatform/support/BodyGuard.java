@@ -143,7 +143,7 @@ public class BodyGuard {
             return; // something answers already; the connection ends with it
         }
         response.setStatusCode(status).putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)));
+                .putHeader(RequestIds.HEADER, RequestIds.id());
         if (status == 429) {
             response.putHeader(HttpHeaderNames.RETRY_AFTER, "1");
         }

@@ -121,7 +121,7 @@ public class BodyLimit {
     private void refuse(RoutingContext ctx) {
         HttpServerResponse response = ctx.response().setStatusCode(413)
                 .putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)));
+                .putHeader(RequestIds.HEADER, RequestIds.id());
         if (ctx.request().version() == HttpVersion.HTTP_2) {
             // HTTP/2 forbids a connection header, and the connection carries other streams: this stream alone ends
             response.end(Buffer.buffer(refusal)).onComplete(done -> response.reset(0));

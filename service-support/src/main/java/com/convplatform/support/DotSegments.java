@@ -27,7 +27,7 @@ public class DotSegments {
     private void check(RoutingContext ctx) {
         if (hasDotSegment(ctx.request().path())) {
             ctx.response().setStatusCode(400).putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                    .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)))
+                    .putHeader(RequestIds.HEADER, RequestIds.id())
                     .end(Json.encode(new ApiError("INVALID_PATH", "The path has a '.' or '..' segment (perhaps"
                             + " percent-encoded, as %2e); send the path as the API documents it")));
             return;

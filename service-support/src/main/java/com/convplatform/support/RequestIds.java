@@ -1,6 +1,5 @@
 package com.convplatform.support;
 
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
@@ -11,29 +10,50 @@ import org.jboss.logging.MDC;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+
 /**
- * The request id: taken from the caller's {@value #HEADER} (another service of the platform, or a proxy) when it
- * is a plain token of at most 64 characters, otherwise made up; logged as {@code request_id} (MDC, a field of the
- * JSON log) while the request runs, returned in the answer's {@value #HEADER}, and sent on with calls to the other
- * services.
+ * The request id is the trace id of the request's W3C trace context ({@code traceparent}, which OpenTelemetry takes
+ * from the caller or starts, passes on with every call to another service and which queued work keeps): one id,
+ * logged as {@code request_id} while the request runs, stored with the work it leaves behind, shown by the console and
+ * returned in the answer's {@value #HEADER}. A caller's own {@value #HEADER} is accepted when it is a plain token of at
+ * most 64 characters and logged as {@code caller_request_id} beside it, never carried on as a second id.
  */
 public class RequestIds {
     public static final String HEADER = "X-Request-Id";
     public static final String MDC_KEY = "request_id";
+    public static final String CALLER_MDC_KEY = "caller_request_id";
     private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+    private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{32}");
 
     /**
-     * The caller's id when it is safe to log and pass on, or a new one: a random (version 4) UUID from a
-     * non-cryptographic generator, since an id only has to be unique (UUID.randomUUID's SecureRandom read was about 1 %
-     * of management-service's CPU per token).
+     * The id of the work on this thread: the trace id of its current span, or, with tracing off, a new random one of
+     * the same form (32 hex digits, from a non-cryptographic generator: an id only has to be unique).
      */
-    public static String accept(String offered) {
-        if (offered != null && SAFE.matcher(offered).matches()) {
-            return offered;
+    public static String id() {
+        SpanContext span = Span.current().getSpanContext();
+        if (span.isValid()) {
+            return span.getTraceId();
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        return new UUID(random.nextLong() & ~0xF000L | 0x4000L, random.nextLong() & ~(3L << 62) | 1L << 63)
-                .toString();
+        return String.format("%016x%016x", random.nextLong(), random.nextLong() | 1);
+    }
+
+    /** The trace id of a stored traceparent, as the request id of the work it names; null when it names none. */
+    public static String of(String traceparent) {
+        SpanContext span = TraceContexts.spanContext(traceparent);
+        return span.isValid() ? span.getTraceId() : null;
+    }
+
+    /** Whether {@code id} has the form of a request id (a trace id). */
+    public static boolean isRequestId(String id) {
+        return id != null && TRACE_ID.matcher(id).matches();
+    }
+
+    /** A caller's {@value #HEADER} when it is safe to log, else null. */
+    public static String fromCaller(String offered) {
+        return offered != null && SAFE.matcher(offered).matches() ? offered : null;
     }
 
     /** The id of the request this thread serves, if any. */
@@ -44,9 +64,13 @@ public class RequestIds {
 
     @ServerRequestFilter(preMatching = true)
     public void onRequest(ContainerRequestContext request) {
-        String id = accept(request.getHeaderString(HEADER));
+        String id = id();
         request.setProperty(MDC_KEY, id);
         MDC.put(MDC_KEY, id);
+        String caller = fromCaller(request.getHeaderString(HEADER));
+        if (caller != null) {
+            MDC.put(CALLER_MDC_KEY, caller);
+        }
     }
 
     @ServerResponseFilter
@@ -56,5 +80,6 @@ public class RequestIds {
             response.getHeaders().putSingle(HEADER, id);
         }
         MDC.remove(MDC_KEY);
+        MDC.remove(CALLER_MDC_KEY);
     }
 }

@@ -120,8 +120,8 @@ public class IntakeResource {
         for (int i = 0; i < results.length; i++) {
             try {
                 IntakeEvent e = event(body.events().get(i));
-                valid.add(valid(e, e.requestId() != null ? e.requestId() : callRequestId,
-                        trace(e.traceparentText(), callTrace)));
+                String traceparent = trace(e.traceparentText(), callTrace);
+                valid.add(valid(e, requestId(traceparent, e.requestId(), callRequestId), traceparent));
                 at.add(i);
             } catch (ApiException refused) {
                 results[i] = IntakeResult.refused(refused.code(), refused.getMessage());
@@ -195,6 +195,16 @@ public class IntakeResource {
             return callTraceparent;
         }
         return TraceContexts.of(event);
+    }
+
+    /**
+     * The request id of a batch event: the trace id of the trace its delivery continues (one id, as everywhere); the
+     * event's own request_id only for an event that comes without a trace (an outbox row written before its upload's
+     * trace was kept), else the call's.
+     */
+    static String requestId(String traceparent, String eventRequestId, String callRequestId) {
+        String traceId = RequestIds.of(traceparent);
+        return traceId != null ? traceId : eventRequestId != null ? eventRequestId : callRequestId;
     }
 
     private DeliveryStore.Valid valid(IntakeEvent e, String requestId, String traceparent) {

@@ -62,14 +62,16 @@ class DeliveryInsightsTest {
     @Test
     void oneDeliveryCarriesItsMessageIdPayloadAndRequestId() {
         String account = account();
-        given().header("Authorization", INTERNAL).header("X-Request-Id", "insight-req-1").contentType(ContentType.JSON)
+        given().header("Authorization", INTERNAL).header("X-Request-Id", "insight-req-1")
+                .header("traceparent", "00-8bf92f3577b34da6a3ce929d0e0e4740-00f067aa0ba902b7-01")
+                .contentType(ContentType.JSON)
                 .body(event(account, 4711)).post("/internal/v1/events").then().statusCode(202);
         awaitDelivered(account, 1);
         String id = (String) list(Map.of("account_id", account)).get(0).get("delivery_id");
 
         given().header("Authorization", OPERATOR).get("/admin/v1/deliveries/" + id).then().statusCode(200)
                 .body("delivery_id", equalTo(id)).body("account_id", equalTo(account)).body("message_id", equalTo(4711))
-                .body("status", equalTo("DELIVERED")).body("request_id", equalTo("insight-req-1"))
+                .body("status", equalTo("DELIVERED")).body("request_id", equalTo("8bf92f3577b34da6a3ce929d0e0e4740"))
                 .body("payload", containsString("\"message_id\":4711"))
                 .body("payload", containsString("quick_replies"));
     }

@@ -136,13 +136,24 @@ public class HookDeliveryTest {
     }
 
     @Test
-    void theIntakeRequestIdIsAnsweredAndPassedOnToTheAccountLookup() {
+    void theIntakeRequestIdIsItsTraceIdAnsweredStoredAndCarriedToTheAccountLookup() {
         String account = account();
-        given().header("Authorization", INTERNAL).header("X-Request-Id", "upload-req-7").contentType(ContentType.JSON)
+        String traceId = "5bf92f3577b34da6a3ce929d0e0e4737";
+        given().header("Authorization", INTERNAL).header("X-Request-Id", "upload-req-7")
+                .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01").contentType(ContentType.JSON)
                 .body(event(account, 1)).post("/internal/v1/events").then().statusCode(202)
-                .header("X-Request-Id", "upload-req-7");
+                .header("X-Request-Id", traceId);
         awaitHooks(account, 1);
-        assertEquals("upload-req-7", HookPlatformResource.LOOKUP_REQUEST_IDS.get(account));
+        assertTrue(HookPlatformResource.LOOKUP_TRACEPARENTS.get(account).startsWith("00-" + traceId + "-"),
+                "the lookup continues the intake's trace");
+        assertEquals(traceId, requestId(account), "one id: the trace id, not the caller's own");
+    }
+
+    /** The request id of the account's (first listed) delivery, from its detail. */
+    private static String requestId(String account) {
+        return given().header("Authorization", OPERATOR)
+                .get("/admin/v1/deliveries/" + delivery(account).get("delivery_id"))
+                .then().statusCode(200).extract().path("request_id");
     }
 
     @Test
@@ -411,11 +422,12 @@ public class HookDeliveryTest {
         Map<String, Object> withoutUser = event(b, 1);
         withoutUser.remove("user_id");
         Map<String, Object> traced = event(c, 1);
-        traced.put("request_id", "event-req-c");
+        traced.put("traceparent", "00-6bf92f3577b34da6a3ce929d0e0e4738-00f067aa0ba902b7-01");
         List<Object> events = List.of(event(a, 1), event(a, 2), event(a, 2), withoutUser, event(b, 2), "not an event",
                 traced);
         io.restassured.response.Response r = given().header("Authorization", INTERNAL)
-                .header("X-Request-Id", "batch-call").contentType(ContentType.JSON).body(Map.of("events", events))
+                .header("traceparent", "00-7bf92f3577b34da6a3ce929d0e0e4739-00f067aa0ba902b7-01")
+                .contentType(ContentType.JSON).body(Map.of("events", events))
                 .post("/internal/v1/events/batch");
         r.then().statusCode(200).body("results.size()", equalTo(7))
                 .body("results.status", equalTo(List.of(200, 202, 200, 400, 202, 400, 202)))
@@ -431,8 +443,10 @@ public class HookDeliveryTest {
         awaitDelivered(c, 1);
         assertEquals(List.of(1L, 2L), received(a).stream().map(h -> messageId(h)).sorted().toList());
         assertEquals(List.of(2L), received(b).stream().map(h -> messageId(h)).toList());
-        assertEquals("batch-call", HookPlatformResource.LOOKUP_REQUEST_IDS.get(b));
-        assertEquals("event-req-c", HookPlatformResource.LOOKUP_REQUEST_IDS.get(c));
+        // an event's own trace, or else the call's, is continued, and its trace id is the deliveries' request id
+        assertEquals("7bf92f3577b34da6a3ce929d0e0e4739", requestId(b));
+        assertEquals("6bf92f3577b34da6a3ce929d0e0e4738", requestId(c));
+        assertTrue(HookPlatformResource.LOOKUP_TRACEPARENTS.get(c).startsWith("00-6bf92f3577b34da6a3ce929d0e0e4738-"));
     }
 
     private static long messageId(Received hook) {

@@ -65,13 +65,15 @@ class AdminApiTest {
     }
 
     @Test
-    void everyAnswerCarriesTheCallersRequestIdOrANewOne() {
-        given().header("Authorization", OPERATOR).header("X-Request-Id", "hook-lookup-9").get("/admin/v1/accounts")
-                .then().statusCode(200).header("X-Request-Id", "hook-lookup-9");
-        given().get("/admin/v1/accounts").then().statusCode(401)
-                .header("X-Request-Id", org.hamcrest.Matchers.matchesPattern("[0-9a-f-]{36}"));
+    void everyAnswerCarriesTheRequestIdWhichIsItsTraceIdNotTheCallersOwn() {
+        given().header("Authorization", OPERATOR).header("X-Request-Id", "hook-lookup-9")
+                .header("traceparent", "00-9bf92f3577b34da6a3ce929d0e0e4741-00f067aa0ba902b7-01")
+                .get("/admin/v1/accounts")
+                .then().statusCode(200).header("X-Request-Id", "9bf92f3577b34da6a3ce929d0e0e4741");
+        given().header("X-Request-Id", "hook-lookup-9").get("/admin/v1/accounts").then().statusCode(401)
+                .header("X-Request-Id", org.hamcrest.Matchers.matchesPattern("[0-9a-f]{32}"));
         given().header("X-Request-Id", "x".repeat(65)).get("/platform/management/jwks.json").then().statusCode(200)
-                .header("X-Request-Id", org.hamcrest.Matchers.matchesPattern("[0-9a-f-]{36}"));
+                .header("X-Request-Id", org.hamcrest.Matchers.matchesPattern("[0-9a-f]{32}"));
     }
 
     @Test

@@ -42,7 +42,7 @@ public final class HookAdmin {
             @JsonProperty("attempts") int attempts, @JsonProperty("next_attempt_at") Instant nextAttemptAt,
             @JsonProperty("last_error") String lastError, @JsonProperty("delivered_at") Instant deliveredAt,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonProperty("request_id") @Schema(description = "The id of the intake request that carried the event") String requestId,
+            @JsonProperty("request_id") @Schema(description = "The request id of the event: the trace id of its upload's trace, which its deliveries continue") String requestId,
             @JsonProperty("payload") @Schema(description = "The event as accepted: the JSON body every attempt signs and sends (with its own"
                     + " signature_timestamp added last)") String payload,
             @JsonProperty("attempt_history") @Schema(description = "Every attempt, in the order they were made, each with the signature headers it"

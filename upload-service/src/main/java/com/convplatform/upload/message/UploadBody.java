@@ -290,7 +290,7 @@ public class UploadBody {
             ctx.response().putHeader(HttpHeaderNames.RETRY_AFTER, String.valueOf(refusal.retryAfterSeconds()));
         }
         ctx.response().setStatusCode(refusal.status()).putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                .putHeader(RequestIds.HEADER, RequestIds.accept(ctx.request().getHeader(RequestIds.HEADER)));
+                .putHeader(RequestIds.HEADER, RequestIds.id());
         if (!ctx.request().isEnded()) {
             // the rest is dropped and Vert.x closes at the body's end (closing now would reset it with the answer
             // unread); a body that does not end within DRAIN_MILLIS is cut off

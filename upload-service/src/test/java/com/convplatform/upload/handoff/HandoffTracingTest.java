@@ -112,7 +112,7 @@ class HandoffTracingTest {
                 && handoff.getStartEpochNanos() <= upload.getEndEpochNanos(), "it starts when the event is written");
         assertEquals(Map.of("platform.outbox_id", handoff.getAttributes().get(HandoffTracing.OUTBOX_ID),
                 "platform.message_id", messageId, "platform.account_id", "account-1", "platform.request_id",
-                "trace-upload-1", "platform.handoff.attempt", 1L, "platform.handoff.batch_size", 1L),
+                traceId, "platform.handoff.attempt", 1L, "platform.handoff.batch_size", 1L),
                 attributes(handoff));
         assertEquals(StatusCode.UNSET, handoff.getStatus().getStatusCode());
 

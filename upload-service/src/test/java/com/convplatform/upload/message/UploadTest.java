@@ -7,6 +7,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -137,16 +139,25 @@ public class UploadTest {
     }
 
     @Test
-    void theRequestIdIsAnsweredAndPassedOnWithTheHandOffAndAnUnsafeOneIsReplaced() throws Exception {
-        String url = upload(authed().header("X-Request-Id", "upload-req-42"), "1", "id.png", PNG, "image/png")
-                .statusCode(200).header("X-Request-Id", "upload-req-42").extract().path("file_url");
+    void theRequestIdIsTheUploadsTraceIdAnsweredAndHandedOnAndACallersOwnIdIsNotCarried() throws Exception {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String url = upload(authed().header("X-Request-Id", "upload-req-42")
+                .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"), "1", "id.png", PNG, "image/png")
+                .statusCode(200).header("X-Request-Id", traceId).extract().path("file_url");
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
         String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(url)).findFirst().orElseThrow();
-        assertEquals("upload-req-42", PlatformStubs.EVENT_REQUEST_IDS.get(event));
+        assertEquals(traceId, PlatformStubs.EVENT_REQUEST_IDS.get(event), "the event's request id is the trace id");
+        assertTrue(PlatformStubs.EVENT_TRACEPARENTS.get(event).startsWith("00-" + traceId + "-"),
+                "and its traceparent continues that trace");
+        assertFalse(PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("upload-req-42")),
+                "the caller's own id is logged, not carried on");
 
-        upload(authed().header("X-Request-Id", "not safe <script>"), "1", "id2.png", PNG, "image/png")
-                .statusCode(200).header("X-Request-Id", matchesPattern("[0-9a-f-]{36}"));
+        // without a trace context from the caller: a new trace, whose id answers; an unsafe caller id changes nothing
+        String answered = upload(authed().header("X-Request-Id", "not safe <script>"), "1", "id2.png", PNG,
+                "image/png").statusCode(200).header("X-Request-Id", matchesPattern("[0-9a-f]{32}")).extract()
+                .header("X-Request-Id");
+        assertNotEquals(traceId, answered);
     }
 
     @Test
@@ -158,9 +169,10 @@ public class UploadTest {
         try {
             for (int i = 0; i < 24; i++) {
                 String requestId = "burst-" + i;
+                String traceparent = String.format("00-%032x-00f067aa0ba902b7-01", 0xb0000L + i);
                 answers.add(callers.submit(() -> {
                     go.await();
-                    return authed().header("X-Request-Id", requestId).multiPart("auth_id", "user42")
+                    return authed().header("traceparent", traceparent).multiPart("auth_id", "user42")
                             .multiPart("business_id", "1001").multiPart("message_type", "1")
                             .multiPart("file", requestId + ".png", PNG, "image/png")
                             .multiPart("message_body", requestId).post(PATH);
@@ -175,7 +187,7 @@ public class UploadTest {
                 assertTrue(r.jsonPath().getString("file_url").endsWith("/burst-" + i + ".png"));
                 messageIds.add(r.jsonPath().getLong("message_id"));
                 String url = r.jsonPath().getString("file_url");
-                String requestId = "burst-" + i;
+                String requestId = String.format("%032x", 0xb0000L + i);
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
                 String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(url)).findFirst().orElseThrow();
