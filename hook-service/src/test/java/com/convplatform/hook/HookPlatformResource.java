@@ -81,8 +81,14 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
         return LOOKUP_TIMES.computeIfAbsent(accountId, k -> new CopyOnWriteArrayList<>());
     }
 
-    /** X-Request-Id of the last account lookup per account. */
-    public static final Map<String, String> LOOKUP_REQUEST_IDS = new ConcurrentHashMap<>();
+    /** Account lookups held (not answered) until the test counts their latch down, at most 4 s (the read time-out 5 s). */
+    public static final Map<String, java.util.concurrent.CountDownLatch> LOOKUP_HOLDS = new ConcurrentHashMap<>();
+
+    /** Holds the account's lookups until the returned latch is counted down: its deliveries stay in flight meanwhile. */
+    public static java.util.concurrent.CountDownLatch holdLookups(String accountId) {
+        return LOOKUP_HOLDS.computeIfAbsent(accountId, k -> new java.util.concurrent.CountDownLatch(1));
+    }
+
     /** The traceparent header of the last account lookup per account. */
     public static final Map<String, String> LOOKUP_TRACEPARENTS = new ConcurrentHashMap<>();
 
@@ -139,16 +145,20 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     private static void account(HttpExchange ex) throws IOException {
         String id = ex.getRequestURI().getPath().substring("/internal/v1/accounts/".length());
         boolean authorized = "Bearer mgmt-key".equals(ex.getRequestHeaders().getFirst("Authorization"));
-        String requestId = ex.getRequestHeaders().getFirst("X-Request-Id");
-        if (requestId != null) {
-            LOOKUP_REQUEST_IDS.put(id, requestId);
-        }
         String traceparent = ex.getRequestHeaders().getFirst("traceparent");
         if (traceparent != null) {
             LOOKUP_TRACEPARENTS.put(id, traceparent);
         }
         lookupTimes(id).add(System.nanoTime());
         LOOKUPS.computeIfAbsent(id, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        java.util.concurrent.CountDownLatch hold = LOOKUP_HOLDS.get(id);
+        try {
+            if (hold != null && !hold.await(4, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("a held account lookup was never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         ConcurrentLinkedQueue<Answer> scripted = LOOKUP_SCRIPT.get(id);
         Answer a = scripted == null ? null : scripted.poll();
         if (a != null && a.delayMs() > 0) {
