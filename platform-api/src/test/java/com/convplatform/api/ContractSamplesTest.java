@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.api.hook.HookAdmin;
+import com.convplatform.api.intake.FileMessage;
 import com.convplatform.api.intake.IntakeBatch;
 import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.api.intake.IntakeResult;
@@ -46,6 +47,19 @@ class ContractSamplesTest {
         assertEquals(Contracts.sample(Contracts.INTAKE_EVENT),
                 json.writeValueAsString(batched.withBatchFields(batched.requestId(), null)));
         assertEquals(List.of("request_id", "traceparent"), List.of(IntakeEvent.BATCH_ONLY));
+    }
+
+    @Test
+    void aFileEventsBodyAndMetadataReadIntoTheirTypesAndBack() throws Exception {
+        IntakeEvent event = json.readValue(Contracts.sample(Contracts.INTAKE_EVENT), IntakeEvent.class);
+        FileMessage.Body body = json.readValue(event.messageBody(), FileMessage.Body.class);
+        assertEquals(FileMessage.IMAGE, body.type());
+        assertEquals("photo.png", body.data().fileName());
+        assertEquals(event.messageBody(), json.writeValueAsString(body));
+        FileMessage.Metadata metadata = json.convertValue(event.metadata(), FileMessage.Metadata.class);
+        assertEquals(1, metadata.messageType());
+        assertEquals(body.data().fileUrl(), metadata.fileUrl());
+        assertEquals(json.writeValueAsString(event.metadata()), json.writeValueAsString(metadata));
     }
 
     private <T> void roundTrip(String name, TypeReference<T> type) throws Exception {
