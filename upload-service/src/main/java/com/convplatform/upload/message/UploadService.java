@@ -12,9 +12,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -28,6 +26,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.convplatform.api.intake.FileMessage;
 import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.GroupCommit;
@@ -44,8 +43,6 @@ import com.convplatform.upload.storage.FileStore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -281,20 +278,21 @@ public class UploadService {
     }
 
     /** The hand-off event (docs/contracts.md; platform-api's contract test holds its recorded JSON). */
-    static IntakeEvent event(ToRecord u, long messageId, Instant createdAt, String fileUrl) {
-        ObjectNode body = JsonNodeFactory.instance.objectNode().put("text", u.body())
-                .put("type", u.type() == FileTypes.IMAGE ? "IMAGE" : "DOCUMENT");
-        ObjectNode data = body.putObject("data");
-        data.putArray("quick_replies");
-        data.put("file_url", fileUrl).put("file_name", u.name());
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("business_id", u.businessId());
-        metadata.put("message_type", u.type());
-        metadata.put("file_url", fileUrl);
-        metadata.put("content_type", u.contentType());
-        metadata.put("size", u.size());
-        return new IntakeEvent(u.requestId(), u.caller().accountId(), u.authId(), 0L, body.toString(), messageId,
-                "user", CREATED_AT.format(createdAt), metadata, null);
+    IntakeEvent event(ToRecord u, long messageId, Instant createdAt, String fileUrl) {
+        return event(json, u, messageId, createdAt, fileUrl);
+    }
+
+    static IntakeEvent event(ObjectMapper json, ToRecord u, long messageId, Instant createdAt, String fileUrl) {
+        String kind = u.type() == FileTypes.IMAGE ? FileMessage.IMAGE : FileMessage.DOCUMENT;
+        FileMessage.Body body = new FileMessage.Body(u.body(), kind,
+                new FileMessage.Data(List.of(), fileUrl, u.name()));
+        try {
+            return new IntakeEvent(u.requestId(), u.caller().accountId(), u.authId(), 0L,
+                    json.writeValueAsString(body), messageId, "user", CREATED_AT.format(createdAt),
+                    new FileMessage.Metadata(u.businessId(), u.type(), fileUrl, u.contentType(), u.size()), null);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Serialising the message body failed", e);
+        }
     }
 
     static String sanitise(String name) {
