@@ -25,11 +25,7 @@ import com.convplatform.support.ApiException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/**
- * The operator's rules over deliveries and endpoints: the summary's windows, a delivery that must exist, what a retry
- * may requeue, an operator's disabling reason. Reads and writes through {@link DeliveryQueries}; answers platform-api's
- * admin views.
- */
+/** The operator API's rules over deliveries and endpoints, answering platform-api's admin views. */
 @ApplicationScoped
 class AdminService {
     private static final int DISABLED_LISTED = 100;
