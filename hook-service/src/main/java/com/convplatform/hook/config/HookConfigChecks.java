@@ -13,7 +13,7 @@ import jakarta.interceptor.Interceptor;
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.url.HookCertUrlRule;
 import com.convplatform.hook.delivery.DeliveryWorker;
-import com.convplatform.hook.signing.SigningIdentity;
+import com.convplatform.hook.signing.SigningChecks;
 import com.convplatform.support.ConfigChecks;
 
 import io.quarkus.runtime.StartupEvent;
@@ -81,7 +81,7 @@ public class HookConfigChecks {
                 + " hook.signing.chain-file are set together or not at all (now only " + set + " is set): without"
                 + " both, hooks would be signed with a generated local key",
                 keyFile ? "hook.signing.chain-file" : "hook.signing.key-file");
-        SigningIdentity.checkFiles(config, clock.instant(), checks);
+        SigningChecks.checkFiles(config, clock.instant(), checks);
         return checks;
     }
 

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.testing.TestPki;
+import com.convplatform.hook.signing.DevelopmentCa;
 import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.ConfigChecks;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
@@ -301,10 +301,10 @@ class HookConfigChecksTest {
     @Test
     void anExpiredGeneratedIdentityStopsTheStartNamingTheDataDir(@TempDir Path dir) {
         HookConfig config = config("hook.data-dir", dir.toString());
-        new SigningIdentity(config, CLOCK, new SimpleMeterRegistry()); // generated, valid for 397 days
+        new SigningIdentity(config, CLOCK, new DevelopmentCa(config)); // generated, valid for 397 days
         Clock later = Clock.fixed(NOW.plus(Duration.ofDays(400)), ZoneOffset.UTC);
         var e = assertThrows(ConfigurationException.class,
-                () -> new SigningIdentity(config, later, new SimpleMeterRegistry()));
+                () -> new SigningIdentity(config, later, new DevelopmentCa(config)));
         assertEquals(Set.of("hook.data-dir"), e.getConfigKeys());
         assertTrue(e.getMessage().contains("the signing certificate, the first of the signing chain generated under"
                 + " hook.data-dir (" + dir.resolve("signing").resolve("chain.pem") + ") (CN=hooks.platform.example),"

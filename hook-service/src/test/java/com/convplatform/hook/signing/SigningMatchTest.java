@@ -34,12 +34,12 @@ class SigningMatchTest {
 
     @Test
     void theFilesOfOneRotationForTheUrlsHostPass() {
-        assertEquals(List.of(), SigningIdentity.matching(RSA.getPrivate(), CERT, "hooks.platform.example").problems());
+        assertEquals(List.of(), SigningChecks.matching(RSA.getPrivate(), CERT, "hooks.platform.example").problems());
     }
 
     @Test
     void aKeyOfAnotherRotationAndACertificateForAnotherHostAreBothNamed() {
-        ConfigChecks checks = SigningIdentity.matching(KeyPairs.rsa(2048).getPrivate(), CERT, "hooks.other.example");
+        ConfigChecks checks = SigningChecks.matching(KeyPairs.rsa(2048).getPrivate(), CERT, "hooks.other.example");
         assertEquals(2, checks.problems().size(), checks.problems().toString());
         assertTrue(checks.problems().get(0).startsWith("the key of hook.signing.key-file and the first certificate"
                 + " of hook.signing.chain-file (CN=hooks.platform.example) must be one RSA pair"), checks.problems()
@@ -53,7 +53,7 @@ class SigningMatchTest {
     @Test
     void anEcKeyIsNoRsaPair() {
         KeyPair ec = KeyPairs.ecP256();
-        ConfigChecks checks = SigningIdentity.matching(ec.getPrivate(), certificate(ec, "hooks.platform.example"),
+        ConfigChecks checks = SigningChecks.matching(ec.getPrivate(), certificate(ec, "hooks.platform.example"),
                 "hooks.platform.example");
         assertEquals(1, checks.problems().size(), checks.problems().toString());
         assertTrue(checks.problems().get(0).contains("must be one RSA pair"), checks.problems().get(0));
