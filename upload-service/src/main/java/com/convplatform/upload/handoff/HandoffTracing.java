@@ -36,13 +36,13 @@ public class HandoffTracing {
     }
 
     /** Starts each event's span, backdated to when it was written. */
-    List<Span> start(List<OutboxSender.Claimed> batch) {
+    List<Span> start(List<Claimed> batch) {
         List<Span> spans = batch.stream().map(c -> start(c, batch.size())).toList();
         spans.subList(1, spans.size()).forEach(span -> span.addLink(spans.get(0).getSpanContext()));
         return spans;
     }
 
-    private Span start(OutboxSender.Claimed c, int batchSize) {
+    private Span start(Claimed c, int batchSize) {
         SpanBuilder span = tracer.spanBuilder(WAIT).setSpanKind(SpanKind.INTERNAL)
                 .setParent(TraceContexts.parent(c.traceparent())).setAttribute(OUTBOX_ID, c.id())
                 .setAttribute(ATTEMPT, (long) c.attempt()).setAttribute(BATCH_SIZE, (long) batchSize);

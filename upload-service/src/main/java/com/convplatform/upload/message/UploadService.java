@@ -2,23 +2,14 @@ package com.convplatform.upload.message;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
-
-import javax.sql.DataSource;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -30,13 +21,11 @@ import com.convplatform.api.intake.FileMessage;
 import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.GroupCommit;
-import com.convplatform.support.LocalTransaction;
-import com.convplatform.support.SqlExists;
-import com.convplatform.support.TimeOrderedIds;
 import com.convplatform.support.TraceContexts;
 import com.convplatform.support.Workers;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
 import com.convplatform.upload.config.UploadConfig;
+import com.convplatform.upload.handoff.Claimed;
 import com.convplatform.upload.handoff.OutboxSender;
 import com.convplatform.upload.storage.FileIds;
 import com.convplatform.upload.storage.FileStore;
@@ -47,7 +36,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-/** Spec 4.5: checks an upload in the README's order, stores its file, records its message and hand-off event. */
+/**
+ * Spec 4.5: checks an upload in the README's order, stores its file, records its message and hand-off event
+ * ({@link MessageRepository}) and hands it on.
+ */
 @ApplicationScoped
 public class UploadService {
     static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
@@ -67,26 +59,26 @@ public class UploadService {
     }
 
     private final UploadConfig config;
+    private final MessageRepository messages;
     private final FileStore store;
     private final Clock clock;
     private final MeterRegistry metrics;
-    private final DataSource dataSource;
     private final OutboxSender handOff;
     private final ObjectMapper json;
     private final Counter imageUploads;
     private final Counter documentUploads;
     private final Counter bytesStored;
-    private GroupCommit<ToRecord, Recorded> writer;
+    private GroupCommit<ToRecord, Claimed> writer;
 
-    public UploadService(UploadConfig config, FileStore store, Clock clock, MeterRegistry metrics,
-            DataSource dataSource, OutboxSender handOff, ObjectMapper json) {
+    UploadService(UploadConfig config, MessageRepository messages, FileStore store, Clock clock,
+            MeterRegistry metrics, OutboxSender handOff, ObjectMapper json) {
+        this.config = config;
+        this.messages = messages;
         this.handOff = handOff;
         this.json = json;
-        this.config = config;
         this.store = store;
         this.clock = clock;
         this.metrics = metrics;
-        this.dataSource = dataSource;
         this.imageUploads = metrics.counter("upload.uploads", "message_type", String.valueOf(FileTypes.IMAGE));
         this.documentUploads = metrics.counter("upload.uploads", "message_type", String.valueOf(FileTypes.DOCUMENT));
         this.bytesStored = metrics.counter("upload.bytes.stored");
@@ -94,7 +86,8 @@ public class UploadService {
 
     @PostConstruct
     void startWriter() {
-        writer = new GroupCommit<>("upload-message-writer", 64, this::recordAll);
+        writer = new GroupCommit<>("upload-message-writer", 64,
+                uploads -> messages.recordAll(uploads, (u, messageId, at) -> event(u, messageId, at, fileUrl(u))));
     }
 
     @PreDestroy
@@ -118,22 +111,23 @@ public class UploadService {
     }
 
     private CompletionStage<Logged> record(ToRecord toRecord) {
-        CompletableFuture<Recorded> committed;
+        CompletableFuture<Claimed> committed;
         try {
             committed = writer.submitAll(List.of(toRecord)).get(0);
         } catch (RuntimeException e) {
             removeStored(toRecord.fileId());
             throw e;
         }
-        return committed.whenComplete((recorded, failure) -> {
+        return committed.whenComplete((event, failure) -> {
             if (failure == null) {
-                handOff.handOn(recorded.event());
+                handOff.handOn(event);
                 (toRecord.type() == FileTypes.IMAGE ? imageUploads : documentUploads).increment();
                 bytesStored.increment(toRecord.size());
             } else {
                 removeStored(toRecord.fileId());
             }
-        }).thenApply(Recorded::logged);
+        }).thenApply(event -> new Logged(event.event().messageId(), toRecord.body(),
+                CREATED_AT.format(event.storedAt()), toRecord.type(), fileUrl(toRecord)));
     }
 
     /** Removes a stored file whose message was not recorded; best effort. */
@@ -175,8 +169,7 @@ public class UploadService {
             throw new ApiException(403, "BUSINESS_NOT_ALLOWED",
                     "business_id " + f.businessId + " does not belong to the account of this token");
         }
-        if (!SqlExists.exists(dataSource, "the registered users",
-                "select 1 from app_user where business_id = ? and auth_id = ?", f.businessId, f.authId)) {
+        if (!messages.userRegistered(f.businessId, f.authId)) {
             throw new ApiException(403, "USER_NOT_REGISTERED",
                     "The user " + f.authId + " is not registered for business " + f.businessId);
         }
@@ -212,69 +205,12 @@ public class UploadService {
                 FileTypes.CONTENT_TYPES.get(ext), size, requestId, traceparent);
     }
 
-    record Recorded(Logged logged, OutboxSender.Claimed event) {
-    }
-
     record ToRecord(Caller caller, String authId, String businessId, int type, String body, String fileId, String name,
             String contentType, long size, String requestId, String traceparent) {
     }
 
-    private static final String INSERT_MESSAGE = "insert into message (account_id, client_id, business_id, auth_id,"
-            + " message_type, message_body, file_id, file_name, content_type, size_bytes, created_at)"
-            + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    /** Written already claimed by this replica (handed on from memory straight after the commit), due at once. */
-    private static final String INSERT_OUTBOX = "insert into hook_outbox (id, message_id, payload, request_id,"
-            + " next_attempt_at, lease_owner, lease_until, traceparent, stored_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-
-    /**
-     * Uploads that finish together share one transaction ({@link GroupCommit}). Plain JDBC in a local transaction:
-     * through Hibernate these inserts took most of the writer thread's time, and JTA a seventh of what was left.
-     */
-    List<Recorded> recordAll(List<ToRecord> uploads) {
-        String lease = handOff.newLease();
-        return LocalTransaction.run(dataSource, "Recording the uploads", c -> {
-            List<Recorded> out = new ArrayList<>(uploads.size());
-            try (PreparedStatement message = c.prepareStatement(INSERT_MESSAGE, Statement.RETURN_GENERATED_KEYS);
-                    PreparedStatement outbox = c.prepareStatement(INSERT_OUTBOX)) {
-                for (ToRecord u : uploads) {
-                    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-                    LocalTransaction.bind(message, u.caller().accountId(), u.caller().clientId(), u.businessId(),
-                            u.authId(), u.type(), u.body(), u.fileId(), u.name(), u.contentType(), u.size(), utc(now));
-                    message.executeUpdate();
-                    long messageId;
-                    try (ResultSet key = message.getGeneratedKeys()) {
-                        if (!key.next()) {
-                            throw new IllegalStateException("The database returned no message id");
-                        }
-                        messageId = key.getLong(1);
-                    }
-                    String fileUrl = config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
-                    OutboxSender.Claimed event = new OutboxSender.Claimed(TimeOrderedIds.next(),
-                            event(u, messageId, now, fileUrl), u.traceparent(), now, 1, lease);
-                    LocalTransaction.bind(outbox, UUID.fromString(event.id()), messageId, serialised(event.event()),
-                            u.requestId(), utc(now), lease, utc(now.plus(OutboxSender.LEASE)), u.traceparent(),
-                            utc(now));
-                    outbox.addBatch();
-                    out.add(new Recorded(new Logged(messageId, u.body(), CREATED_AT.format(now), u.type(), fileUrl),
-                            event));
-                }
-                outbox.executeBatch();
-            }
-            return out;
-        });
-    }
-
-    /** The stored row: the event serialised once, as it is posted (less the traceparent of its hand-off span). */
-    private String serialised(IntakeEvent event) {
-        try {
-            return json.writeValueAsString(event);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Serialising the hand-off event failed", e);
-        }
-    }
-
-    private static OffsetDateTime utc(Instant instant) {
-        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    private String fileUrl(ToRecord u) {
+        return config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
     }
 
     /** The hand-off event (docs/contracts.md; platform-api's contract test holds its recorded JSON). */

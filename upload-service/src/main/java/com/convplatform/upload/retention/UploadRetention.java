@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
 import com.convplatform.support.DailyPartitions;
 import com.convplatform.support.Retention;
 import com.convplatform.upload.config.UploadConfig;
-import com.convplatform.upload.handoff.OutboxSender;
+import com.convplatform.upload.handoff.OutboxRepository;
 import com.convplatform.upload.storage.FileStore;
 
 import io.micrometer.core.instrument.Counter;
@@ -46,11 +46,11 @@ public class UploadRetention {
     private final FileStore store;
     private final DataSource dataSource;
     private final UploadConfig config;
-    private final OutboxSender outbox;
+    private final OutboxRepository outbox;
     private final Counter filesDeleted;
 
     public UploadRetention(DataSource dataSource, Clock clock, MeterRegistry metrics, UploadConfig config,
-            FileStore store, OutboxSender outbox) {
+            FileStore store, OutboxRepository outbox) {
         this.dataSource = dataSource;
         this.store = store;
         this.config = config;
@@ -85,7 +85,7 @@ public class UploadRetention {
     @Scheduled(every = "${upload.outbox.vacuum-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void vacuum() {
         if (config.outbox().vacuum()) {
-            outbox.queue().vacuum(dataSource);
+            outbox.vacuum();
         }
     }
 

@@ -40,6 +40,8 @@ import io.quarkus.test.junit.QuarkusTest;
 class OutboxClaimTest {
     @Inject
     OutboxSender sender;
+    @Inject
+    OutboxRepository outbox;
 
     @AfterEach
     void intakeUp() {
@@ -61,12 +63,12 @@ class OutboxClaimTest {
         int senders = 4;
         ExecutorService pool = Executors.newFixedThreadPool(senders);
         CountDownLatch go = new CountDownLatch(1);
-        List<Future<List<OutboxSender.Claimed>>> claims = new ArrayList<>();
+        List<Future<List<Claimed>>> claims = new ArrayList<>();
         for (int s = 0; s < senders; s++) {
-            Callable<List<OutboxSender.Claimed>> claimAll = () -> {
+            Callable<List<Claimed>> claimAll = () -> {
                 go.await();
-                List<OutboxSender.Claimed> mine = new ArrayList<>();
-                for (List<OutboxSender.Claimed> batch = sender.claim(); !batch.isEmpty(); batch = sender.claim()) {
+                List<Claimed> mine = new ArrayList<>();
+                for (List<Claimed> batch = sender.claim(); !batch.isEmpty(); batch = sender.claim()) {
                     mine.addAll(batch);
                 }
                 return mine;
@@ -77,13 +79,13 @@ class OutboxClaimTest {
         go.countDown();
         Set<String> seen = new HashSet<>();
         int total = 0;
-        for (Future<List<OutboxSender.Claimed>> f : claims) {
-            for (OutboxSender.Claimed claimed : f.get()) {
+        for (Future<List<Claimed>> f : claims) {
+            for (Claimed claimed : f.get()) {
                 assertTrue(seen.add(claimed.id()), "claimed twice: " + claimed.id());
                 OutboxRows.Row o = OutboxRows.row(claimed.id());
                 assertNotNull(o.leaseOwner(), "a claimed row names its lease's owner");
                 assertEquals(claimed.leaseOwner(), o.leaseOwner());
-                assertFalse(o.leaseUntil().isBefore(before.plus(OutboxSender.LEASE).minusSeconds(1)),
+                assertFalse(o.leaseUntil().isBefore(before.plus(OutboxRepository.LEASE).minusSeconds(1)),
                         "a claimed event is not free again before the lease runs out");
                 total++;
             }
@@ -141,8 +143,8 @@ class OutboxClaimTest {
     /** An event as an upload writes it: due at once, under a lease of this process until the lease's end. */
     String heldEvent() {
         Instant now = Instant.now();
-        return OutboxRows.insert(OutboxRows.message("claim test", now), now, "{}", null, now, sender.newLease(),
-                now.plus(OutboxSender.LEASE), 0, null);
+        return OutboxRows.insert(OutboxRows.message("claim test", now), now, "{}", null, now, outbox.newLease(),
+                now.plus(OutboxRepository.LEASE), 0, null);
     }
 
     void dueEvent(String payload, String requestId) {

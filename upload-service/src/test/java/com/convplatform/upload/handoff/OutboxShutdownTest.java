@@ -29,7 +29,7 @@ import io.quarkus.test.junit.TestProfile;
 
 /**
  * The hand-off's part of a graceful shutdown, through the method the shutdown event calls: every outbox event this
- * replica holds (written by its uploads, due only after {@link OutboxSender#LEASE}) is handed back in one UPDATE, free
+ * replica holds (written by its uploads, due only after {@link OutboxRepository#LEASE}) is handed back in one UPDATE, free
  * at once for the other replicas' polls; another replica's events are left alone; and no claim is made afterwards.
  * A profile of its own: the drained sender stays stopped for the rest of this application's life.
  */
@@ -46,10 +46,12 @@ class OutboxShutdownTest {
 
     @Inject
     OutboxSender sender;
+    @Inject
+    OutboxRepository outbox;
 
     @Test
     void theEventsThisReplicaHoldsAreDueAtOnceAfterTheShutdownAndNoneIsLost() {
-        List<String> mine = held(sender.newLease(), 5);
+        List<String> mine = held(outbox.newLease(), 5);
         List<String> others = held(UUID.randomUUID() + ":1", 2);
         double before = releasedMetric();
 
@@ -73,7 +75,7 @@ class OutboxShutdownTest {
 
         // Another replica's poll (a claim, as any sender makes it) takes them at once: nothing is lost.
         Set<String> taken = new java.util.HashSet<>();
-        for (List<OutboxSender.Claimed> batch = sender.claim(); !batch.isEmpty(); batch = sender.claim()) {
+        for (List<Claimed> batch = sender.claim(); !batch.isEmpty(); batch = sender.claim()) {
             batch.forEach(c -> taken.add(c.id()));
         }
         assertTrue(taken.containsAll(mine), "every handed-back event is claimable now: " + taken);
@@ -103,7 +105,7 @@ class OutboxShutdownTest {
         for (int i = 0; i < n; i++) {
             Instant now = Instant.now();
             ids.add(OutboxRows.insert(OutboxRows.message("shutdown test", now), now, null, null, now, owner,
-                    now.plus(OutboxSender.LEASE), 0, null));
+                    now.plus(OutboxRepository.LEASE), 0, null));
         }
         return ids;
     }
