@@ -128,7 +128,7 @@ public class UploadBody {
             cancelTimer(ctx);
             // Quarkus REST reads a form itself unless it has a field or a file
             if (ctx.get(READ) != null && ctx.fileUploads().isEmpty() && ctx.request().formAttributes().isEmpty()) {
-                refuse(ctx, new ApiException(400, "INVALID_AUTH_ID", UploadService.AUTH_ID_REQUIRED));
+                refuse(ctx, new ApiException(400, "INVALID_AUTH_ID", UploadChecks.AUTH_ID_REQUIRED));
             } else {
                 ctx.next();
             }

@@ -5,7 +5,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
 
-/** The form of spec 4.5, read by {@link UploadBody}; the fields are checked by {@link UploadService}. */
+/** The form of spec 4.5, read by {@link UploadBody}; the fields are checked by {@link UploadChecks}. */
 @Schema(name = "UploadForm", requiredProperties = {"auth_id", "business_id", "message_type", "file"})
 public class UploadForm {
     @RestForm("auth_id")

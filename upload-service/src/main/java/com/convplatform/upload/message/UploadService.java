@@ -1,7 +1,6 @@
 package com.convplatform.upload.message;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -9,7 +8,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.regex.Pattern;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -37,18 +35,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Spec 4.5: checks an upload in the README's order, stores its file, records its message and hand-off event
- * ({@link MessageRepository}) and hands it on.
+ * Spec 4.5: an upload checked ({@link UploadChecks}), its file stored, its message and hand-off event recorded
+ * ({@link MessageRepository}) and handed on.
  */
 @ApplicationScoped
 public class UploadService {
     static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
-    private static final Pattern AUTH_ID = Pattern.compile("[A-Za-z0-9]{1,64}");
-    static final String AUTH_ID_REQUIRED = "auth_id is required: 1 to 64 letters and digits";
-    private static final Pattern BUSINESS_ID = Pattern.compile("[0-9]{1,32}");
-    private static final Pattern UNSAFE_NAME_CHARACTERS = Pattern.compile("[^A-Za-z0-9.-]+");
-    private static final Pattern LEADING_DOTS = Pattern.compile("^[.]+");
 
     @Schema(name = "UploadedFileMessage")
     public record Logged(@JsonProperty("message_id") @Schema(example = "12") long messageId,
@@ -59,6 +52,7 @@ public class UploadService {
     }
 
     private final UploadConfig config;
+    private final UploadChecks checks;
     private final MessageRepository messages;
     private final FileStore store;
     private final Clock clock;
@@ -70,9 +64,10 @@ public class UploadService {
     private final Counter bytesStored;
     private GroupCommit<ToRecord, Claimed> writer;
 
-    UploadService(UploadConfig config, MessageRepository messages, FileStore store, Clock clock,
+    UploadService(UploadConfig config, UploadChecks checks, MessageRepository messages, FileStore store, Clock clock,
             MeterRegistry metrics, OutboxSender handOff, ObjectMapper json) {
         this.config = config;
+        this.checks = checks;
         this.messages = messages;
         this.handOff = handOff;
         this.json = json;
@@ -146,63 +141,15 @@ public class UploadService {
     }
 
     private ToRecord check(Caller caller, UploadForm f, String requestId, String traceparent) {
-        if (f.authId == null || !AUTH_ID.matcher(f.authId).matches()) {
-            throw bad("INVALID_AUTH_ID", AUTH_ID_REQUIRED);
-        }
-        if (f.businessId == null || !BUSINESS_ID.matcher(f.businessId).matches()) {
-            throw bad("INVALID_BUSINESS_ID", "business_id is required: a string of digits");
-        }
-        int type = "1".equals(f.messageType) ? FileTypes.IMAGE : "52".equals(f.messageType) ? FileTypes.DOCUMENT : 0;
-        if (type == 0) {
-            throw bad("INVALID_MESSAGE_TYPE", "message_type must be 1 (image) or 52 (document)");
-        }
-        long size = f.file == null || f.file.fileName() == null ? 0 : f.file.size();
-        if (size == 0) {
-            throw bad("MISSING_FILE", "file is required and may not be empty");
-        }
-        String body = f.messageBody == null ? "" : f.messageBody;
-        if (body.length() > config.maxMessageBody()) {
-            throw bad("MESSAGE_BODY_TOO_LONG",
-                    "message_body may be at most " + config.maxMessageBody() + " characters");
-        }
-        if (!f.businessId.equals(caller.businessId())) {
-            throw new ApiException(403, "BUSINESS_NOT_ALLOWED",
-                    "business_id " + f.businessId + " does not belong to the account of this token");
-        }
-        if (!messages.userRegistered(f.businessId, f.authId)) {
-            throw new ApiException(403, "USER_NOT_REGISTERED",
-                    "The user " + f.authId + " is not registered for business " + f.businessId);
-        }
-        if (size > config.maxFileBytes()) {
-            throw new ApiException(413, "FILE_TOO_LARGE", UploadResource.tooLarge(config.maxFileBytes()));
-        }
-        String name = sanitise(f.file.fileName());
-        String ext = FileTypes.extension(name);
-        List<String> allowed = type == FileTypes.IMAGE ? FileTypes.IMAGES : FileTypes.DOCUMENTS;
-        if (!allowed.contains(ext)) {
-            String kind = type == FileTypes.IMAGE ? "An image (message_type 1)" : "A document (message_type 52)";
-            String last = allowed.get(allowed.size() - 1);
-            String choices = "." + String.join(", .", allowed.subList(0, allowed.size() - 1)) + " or ." + last;
-            throw new ApiException(415, "UNSUPPORTED_FILE_TYPE", kind + " must be a " + choices + " file; got "
-                    + (ext.isEmpty() ? "a name without an extension" : "a ." + ext + " file"));
-        }
-        Path file = f.file.uploadedFile();
-        try {
-            if (!FileTypes.contentMatches(ext, file)) {
-                throw new ApiException(415, "CONTENT_MISMATCH",
-                        "The file's content is not a ." + ext + " file; send the file under its real type");
-            }
-        } catch (IOException e) {
-            throw bad("UNREADABLE_FILE", "The uploaded file could not be read");
-        }
+        UploadChecks.Checked ok = checks.check(caller, f);
         String fileId = FileIds.next(clock);
         try {
-            store.put(fileId, file);
+            store.put(fileId, f.file.uploadedFile());
         } catch (IOException e) {
             throw new IllegalStateException("Storing the file failed", e);
         }
-        return new ToRecord(caller, f.authId, f.businessId, type, body, fileId, name,
-                FileTypes.CONTENT_TYPES.get(ext), size, requestId, traceparent);
+        return new ToRecord(caller, f.authId, f.businessId, ok.type(), ok.body(), fileId, ok.name(), ok.contentType(),
+                ok.size(), requestId, traceparent);
     }
 
     record ToRecord(Caller caller, String authId, String businessId, int type, String body, String fileId, String name,
@@ -229,20 +176,5 @@ public class UploadService {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Serialising the message body failed", e);
         }
-    }
-
-    static String sanitise(String name) {
-        int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
-        name = LEADING_DOTS.matcher(UNSAFE_NAME_CHARACTERS.matcher(name.substring(slash + 1)).replaceAll("_"))
-                .replaceAll("");
-        if (name.length() > 100) {
-            String ext = FileTypes.extension(name);
-            name = ext.length() < 99 ? name.substring(0, 100 - ext.length() - 1) + "." + ext : name.substring(0, 100);
-        }
-        return name.isEmpty() ? "file" : name;
-    }
-
-    private static ApiException bad(String code, String message) {
-        return new ApiException(400, code, message);
     }
 }
