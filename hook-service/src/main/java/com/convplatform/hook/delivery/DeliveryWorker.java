@@ -46,6 +46,7 @@ public class DeliveryWorker {
     private final DeliveryMeters meters;
     private final HookConfig config;
     private final DeliveryTracing tracing;
+    private final RetrySchedule schedule;
     private final ExecutorService senders;
     /** Per account: its {@code per-endpoint} turns to send, handed out in order (fair). */
     private final Map<String, Semaphore> endpoints = new ConcurrentHashMap<>();
@@ -65,14 +66,15 @@ public class DeliveryWorker {
     private final WarningPace unattemptedWarnings = new WarningPace(Duration.ofMinutes(1));
     private Drained drained;
 
-    public DeliveryWorker(DeliveryStore store, DeliveryAttempt attempt, DeliveryMeters meters, HookConfig config,
-            DeliveryTracing tracing) {
+    DeliveryWorker(DeliveryStore store, DeliveryAttempt attempt, DeliveryMeters meters, HookConfig config,
+            DeliveryTracing tracing, RetrySchedule schedule) {
         this.store = store;
         this.attempt = attempt;
         this.meters = meters;
         this.held = meters.held();
         this.config = config;
         this.tracing = tracing;
+        this.schedule = schedule;
         HookConfig.Delivery d = config.delivery();
         this.senders = Executors.newFixedThreadPool(d.maxInFlight(), r -> daemon(r, "hook-delivery"));
         this.recorder = GroupCommit.ofWrites("hook-outcome-recorder", d.maxInFlight(), store::recordAll);
@@ -216,7 +218,7 @@ public class DeliveryWorker {
                                     o.delivered() ? "delivered (" + o.statusCode() + ")" : o.error());
                         }
                     } finally {
-                        DeliveryTracing.end(span, o, o == null ? null : store.status(c, o));
+                        DeliveryTracing.end(span, o, o == null ? null : schedule.status(c, o));
                     }
                     if (o != null && !cutOff) {
                         record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000,
