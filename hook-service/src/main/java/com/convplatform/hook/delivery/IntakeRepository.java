@@ -44,7 +44,7 @@ public class IntakeRepository {
     private final HookConfig config;
     private final MeterRegistry metrics;
 
-    public IntakeRepository(DataSource dataSource, Clock clock, HookConfig config, MeterRegistry metrics) {
+    IntakeRepository(DataSource dataSource, Clock clock, HookConfig config, MeterRegistry metrics) {
         this.dataSource = dataSource;
         this.clock = clock;
         this.config = config;
