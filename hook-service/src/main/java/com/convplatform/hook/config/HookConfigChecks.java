@@ -12,7 +12,7 @@ import jakarta.interceptor.Interceptor;
 
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.url.HookCertUrlRule;
-import com.convplatform.hook.delivery.DeliveryWorker;
+import com.convplatform.hook.delivery.DeliveryAttempt;
 import com.convplatform.hook.signing.SigningChecks;
 import com.convplatform.support.ConfigChecks;
 
@@ -42,12 +42,12 @@ public class HookConfigChecks {
                 .httpUrl("hook.management.url", config.managementUrl())
                 .present("hook.management.internal-api-key", config.managementInternalApiKey(), "management-service"
                         + " refuses every account lookup (401), so no hook is ever sent");
-        Duration needed = DeliveryWorker.longestAttempt(d.connectTimeout(), d.readTimeout())
-                .plus(DeliveryWorker.LEASE_MARGIN);
+        Duration needed = DeliveryAttempt.longestAttempt(d.connectTimeout(), d.readTimeout())
+                .plus(DeliveryAttempt.LEASE_MARGIN);
         checks.require(d.lease().compareTo(needed) > 0, "hook.delivery.lease (" + d.lease() + ") must be longer than "
                 + needed + ": an attempt may take 2 x hook.delivery.connect-timeout (" + d.connectTimeout()
                 + ", the lookup, then the connection) + hook.delivery.read-timeout (" + d.readTimeout() + "), and a"
-                + " hook is sent only with " + DeliveryWorker.LEASE_MARGIN.toSeconds() + " s of its lease to spare;"
+                + " hook is sent only with " + DeliveryAttempt.LEASE_MARGIN.toSeconds() + " s of its lease to spare;"
                 + " with this lease none would ever be sent", "hook.delivery.lease", "hook.delivery.connect-timeout",
                 "hook.delivery.read-timeout");
         Duration period = config.retention().period();

@@ -395,7 +395,7 @@ public class DeliveryQueries {
                     + " disabled_at = coalesce(endpoint_state.disabled_at, excluded.disabled_at), disabled_by ="
                     + " excluded.disabled_by, disabled_reason = excluded.disabled_reason", accountId, utc(now),
                     DeliveryStore.BY_OPERATOR, reason);
-            DeliveryStore.update(c, DeliveryStore.HOLD_ACCOUNT, accountId);
+            DeliveryStore.update(c, EndpointHealth.HOLD_ACCOUNT, accountId);
             return endpoint(c, accountId);
         });
     }

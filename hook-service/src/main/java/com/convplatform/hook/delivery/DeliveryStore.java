@@ -5,7 +5,6 @@ import static com.convplatform.support.LocalTransaction.bind;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,14 +15,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -43,11 +40,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The delivery queue's state changes, run for every delivery (README, Storage): plain JDBC in a
+ * The delivery queue's claims and outcomes, run for every delivery (README, Storage): plain JDBC in a
  * {@link LocalTransaction}, each statement's text the same whatever the number of rows. The queue table
- * ({@code delivery_queue}) holds only unfinished deliveries, claimed through service-support's {@link LeaseQueue};
- * a finished one moves to {@code delivery_history} (and a dead one is named in {@code dead_letter}); every attempt is
- * appended to {@code delivery_attempt}.
+ * ({@code delivery_queue}) holds only unfinished deliveries (queued by {@link IntakeRepository}), claimed through
+ * service-support's {@link LeaseQueue}; a finished one moves to {@code delivery_history} (and a dead one is named in
+ * {@code dead_letter}); every attempt is appended to {@code delivery_attempt}.
  */
 @ApplicationScoped
 public class DeliveryStore {
@@ -66,13 +63,6 @@ public class DeliveryStore {
         int step() {
             return attempt - scheduleStart;
         }
-    }
-
-    public record Accepted(String eventId, boolean duplicate) {
-    }
-
-    /** A valid event; {@code requestId} and {@code traceparent} may be null. */
-    public record Valid(String accountId, long messageId, String payload, String requestId, String traceparent) {
     }
 
     /** What one attempt came to; {@code endpointFault}: it counts against the endpoint (the platform's never does). */
@@ -120,16 +110,20 @@ public class DeliveryStore {
     private final HookConfig config;
     private final ObjectMapper json;
     private final MeterRegistry metrics;
+    private final RetrySchedule schedule;
+    private final EndpointHealth endpoints;
     private final Timer intakeToDelivery;
     private final LeaseQueue queue = new LeaseQueue("delivery_queue", "not held", RETURNING);
 
-    public DeliveryStore(DataSource dataSource, Clock clock, HookConfig config, ObjectMapper json,
-            MeterRegistry metrics) {
+    DeliveryStore(DataSource dataSource, Clock clock, HookConfig config, ObjectMapper json,
+            MeterRegistry metrics, RetrySchedule schedule, EndpointHealth endpoints) {
         this.dataSource = dataSource;
         this.clock = clock;
         this.config = config;
         this.json = json;
         this.metrics = metrics;
+        this.schedule = schedule;
+        this.endpoints = endpoints;
         // fixed buckets (15 series) rather than a percentile histogram (about 70): enough for histogram_quantile's p99
         this.intakeToDelivery = Timer.builder("hook.intake.to.delivery")
                 .description("From the intake of an event to the endpoint's acceptance of its hook")
@@ -139,117 +133,6 @@ public class DeliveryStore {
 
     public LeaseQueue queue() {
         return queue;
-    }
-
-    /**
-     * A new delivery is held at once when its endpoint is disabled; the endpoint's row is read FOR KEY SHARE, so an
-     * operator's enabling (which locks it to update) either sees this row and lets it go, or is seen by it.
-     */
-    private static final String INSERT = "insert into delivery_queue (id, event_id, account_id, message_id, payload,"
-            + " request_id, traceparent, received_at, next_attempt_at, held) values (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            + " coalesce((select s.disabled_at is not null from endpoint_state s where s.account_id = ? for key share),"
-            + " false)) on conflict (account_id, message_id) do nothing";
-    private static final String QUEUED_EVENT = "select event_id from delivery_queue where account_id = ? and"
-            + " message_id = ?";
-    /**
-     * The batch's keys found among the deliveries finished within the window, in one statement: each key by the
-     * (account, message) index of the window's partitions (pruned by finished_at), as a lateral look-up so that no
-     * plan reads a partition whole.
-     */
-    private static final String FINISHED_EVENTS = "select k.account_id, k.message_id, h.event_id from unnest(?::varchar[],"
-            + " ?::bigint[]) as k(account_id, message_id) cross join lateral (select event_id from delivery_history"
-            + " where account_id = k.account_id and message_id = k.message_id and finished_at >= ? limit 1) h";
-    private static final String FINISHED_EVENT = "select event_id from delivery_history where account_id = ? and"
-            + " message_id = ? and finished_at >= ? limit 1";
-    private static final String UNQUEUE = "delete from delivery_queue where id = any(?)";
-
-    /**
-     * Stores the events not accepted before, in one transaction. An event is a duplicate when its
-     * {@code (account_id, message_id)} is in the queue, or finished within {@code hook.intake.duplicate-window}: the
-     * row is inserted first and the history read after, so a delivery finishing meanwhile is always seen by one of
-     * the two. Another replica storing the same event at once makes this insert wait, then skip it.
-     */
-    public List<Accepted> acceptAll(List<Valid> events) {
-        Instant now = clock.instant();
-        OffsetDateTime at = utc(now);
-        OffsetDateTime window = utc(now.minus(config.intake().duplicateWindow()));
-        List<Accepted> accepted = LocalTransaction.run(dataSource, "Storing the events", c -> {
-            LeaseQueue.guardPlans(c); // the history's statistics lag its growth: its look-ups go by the index
-            List<String> eventIds = new ArrayList<>(events.size());
-            List<String> deliveryIds = new ArrayList<>(events.size());
-            int[] inserted;
-            try (PreparedStatement insert = c.prepareStatement(INSERT)) {
-                for (Valid v : events) {
-                    String eventId = TimeOrderedIds.next();
-                    String deliveryId = TimeOrderedIds.next();
-                    eventIds.add(eventId);
-                    deliveryIds.add(deliveryId);
-                    bind(insert, UUID.fromString(deliveryId), UUID.fromString(eventId), v.accountId(), v.messageId(),
-                            v.payload(), v.requestId(), v.traceparent(), at, at, v.accountId()).addBatch();
-                }
-                inserted = insert.executeBatch();
-            }
-            // the keys just inserted, looked up in the history at once
-            List<String> accounts = new ArrayList<>();
-            List<Long> messages = new ArrayList<>();
-            for (int i = 0; i < events.size(); i++) {
-                if (inserted[i] != 0) {
-                    accounts.add(events.get(i).accountId());
-                    messages.add(events.get(i).messageId());
-                }
-            }
-            Map<String, String> finished = new HashMap<>();
-            if (!accounts.isEmpty()) {
-                try (PreparedStatement s = c.prepareStatement(FINISHED_EVENTS)) {
-                    s.setArray(1, c.createArrayOf("varchar", accounts.toArray()));
-                    s.setArray(2, c.createArrayOf("bigint", messages.toArray()));
-                    s.setObject(3, window);
-                    try (ResultSet r = s.executeQuery()) {
-                        while (r.next()) {
-                            finished.put(r.getString(1) + '\n' + r.getLong(2), r.getString(3));
-                        }
-                    }
-                }
-            }
-            List<Accepted> out = new ArrayList<>(events.size());
-            List<UUID> unqueue = new ArrayList<>();
-            try (PreparedStatement queued = c.prepareStatement(QUEUED_EVENT);
-                    PreparedStatement finishedOne = c.prepareStatement(FINISHED_EVENT)) {
-                for (int i = 0; i < events.size(); i++) {
-                    Valid v = events.get(i);
-                    if (inserted[i] == 0) {
-                        String earlier = first(bind(queued, v.accountId(), v.messageId()));
-                        if (earlier == null) { // finished between the insert and this read
-                            earlier = first(bind(finishedOne, v.accountId(), v.messageId(), window));
-                        }
-                        out.add(new Accepted(earlier != null ? earlier : eventIds.get(i), true));
-                    } else {
-                        String earlier = finished.get(v.accountId() + '\n' + v.messageId());
-                        if (earlier != null) {
-                            unqueue.add(UUID.fromString(deliveryIds.get(i)));
-                            out.add(new Accepted(earlier, true));
-                        } else {
-                            out.add(new Accepted(eventIds.get(i), false));
-                        }
-                    }
-                }
-            }
-            if (!unqueue.isEmpty()) {
-                try (PreparedStatement s = c.prepareStatement(UNQUEUE)) {
-                    s.setArray(1, c.createArrayOf("uuid", unqueue.toArray()));
-                    s.executeUpdate();
-                }
-            }
-            return out;
-        });
-        metrics.counter("hook.events.accepted").increment(accepted.stream().filter(a -> !a.duplicate()).count());
-        return accepted;
-    }
-
-    private static String first(PreparedStatement s) throws SQLException {
-        try (ResultSet r = s.executeQuery()) {
-            return r.next() ? r.getString(1) : null;
-        }
     }
 
     private static final String HOLD = "update delivery_queue set held = true, lease_owner = null, lease_until = null"
@@ -332,7 +215,7 @@ public class DeliveryStore {
                     bind(attempt, UUID.fromString(TimeOrderedIds.next()), UUID.fromString(cl.id()), cl.attempt(),
                             utc(started), r.latencyMs(), o.statusCode(), error(o), headers(r.signatureHeaders()))
                             .addBatch();
-                    (status(cl, o).equals(PENDING) ? retrying : finishing).add(r);
+                    (schedule.status(cl, o).equals(PENDING) ? retrying : finishing).add(r);
                     if (!o.delivered()) {
                         hours.computeIfAbsent(now.truncatedTo(ChronoUnit.HOURS), h -> new long[3])[2]++;
                     }
@@ -344,7 +227,8 @@ public class DeliveryStore {
                 try (PreparedStatement reschedule = c.prepareStatement(RESCHEDULE)) {
                     for (Recorded r : retrying) {
                         Claimed cl = r.claimed();
-                        bind(reschedule, cl.attempt(), cl.scheduleStart(), utc(now.plus(wait(cl, r.outcome()))),
+                        bind(reschedule, cl.attempt(), cl.scheduleStart(),
+                                utc(now.plus(schedule.wait(cl, r.outcome()))),
                                 error(r.outcome()), UUID.fromString(cl.id()), cl.leaseOwner()).addBatch();
                     }
                     int[] updated = reschedule.executeBatch();
@@ -372,7 +256,7 @@ public class DeliveryStore {
                         }
                         Recorded r = finishing.get(i);
                         Claimed cl = r.claimed();
-                        String status = status(cl, r.outcome());
+                        String status = schedule.status(cl, r.outcome());
                         bind(history, UUID.fromString(cl.id()), UUID.fromString(cl.eventId()), cl.accountId(),
                                 cl.messageId(), status, cl.attempt(), cl.payload(), cl.requestId(), cl.traceparent(),
                                 utc(cl.receivedAt()), utc(now), error(r.outcome())).addBatch();
@@ -404,22 +288,18 @@ public class DeliveryStore {
             for (Recorded r : moved) {
                 if (r.outcome().delivered()) {
                     succeeded.add(r.claimed().accountId());
-                } else if (r.outcome().endpointFault() && countFailure(c, r.claimed().accountId(), now)) {
+                } else if (r.outcome().endpointFault() && endpoints.countFailure(c, r.claimed().accountId(), now)) {
                     disabled.add(r.claimed().accountId());
                 }
             }
             if (!succeeded.isEmpty()) {
-                try (PreparedStatement s = c.prepareStatement("update endpoint_state set consecutive_failures = 0,"
-                        + " failing_since = null where account_id = any(?) and consecutive_failures > 0")) {
-                    s.setArray(1, c.createArrayOf("varchar", succeeded.toArray()));
-                    s.executeUpdate();
-                }
+                endpoints.succeeded(c, succeeded);
             }
             return moved;
         });
         // Counted once committed (a delivery another claim owns by now is counted by that one).
         for (Recorded r : changed) {
-            metrics.counter(COUNTERS.get(status(r.claimed(), r.outcome()))).increment();
+            metrics.counter(COUNTERS.get(schedule.status(r.claimed(), r.outcome()))).increment();
             if (r.outcome().delivered()) {
                 intakeToDelivery.record(Duration.between(r.claimed().receivedAt(), now));
             }
@@ -437,22 +317,6 @@ public class DeliveryStore {
         return o.error() == null ? null : o.error().substring(0, Math.min(o.error().length(), 1000));
     }
 
-    String status(Claimed cl, Outcome o) {
-        boolean dead = o.permanent() || cl.step() > config.delivery().retrySchedule().size();
-        return o.delivered() ? DELIVERED : dead ? DEAD : PENDING;
-    }
-
-    private Duration wait(Claimed cl, Outcome o) {
-        // plus or minus 20 %, so retries of many deliveries do not arrive together
-        double jitter = 0.8 + ThreadLocalRandom.current().nextDouble() * 0.4;
-        Duration step = config.delivery().retrySchedule().get(cl.step() - 1);
-        Duration wait = Duration.ofMillis(Math.max(1, (long) (step.toMillis() * jitter)));
-        if (o.retryAfter() != null && o.retryAfter().compareTo(wait) > 0) {
-            return o.retryAfter().compareTo(Duration.ofHours(24)) > 0 ? Duration.ofHours(24) : o.retryAfter();
-        }
-        return wait;
-    }
-
     private String headers(Map<String, String> headers) {
         if (headers.isEmpty()) {
             return null;
@@ -462,31 +326,6 @@ public class DeliveryStore {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Header names and values are strings: " + e.getMessage(), e);
         }
-    }
-
-    private static final String COUNT_FAILURE = "update endpoint_state set consecutive_failures ="
-            + " consecutive_failures + 1, last_failure_at = ?, failing_since = coalesce(failing_since, ?)"
-            + " where account_id = ?";
-    private static final String FIRST_FAILURE = "insert into endpoint_state (account_id, consecutive_failures,"
-            + " last_failure_at, failing_since) values (?, 1, ?, ?)";
-    private static final String DISABLE = "update endpoint_state set disabled_at = ?, disabled_by = ?,"
-            + " disabled_reason = ? where account_id = ? and disabled_at is null and consecutive_failures >= ?"
-            + " and failing_since <= ?";
-    static final String HOLD_ACCOUNT = "update delivery_queue set held = true where account_id = ? and not held";
-
-    /** Two replicas creating the row at once make one commit fail: that batch is recorded again, then it exists. */
-    private boolean countFailure(Connection c, String accountId, Instant now) throws SQLException {
-        if (update(c, COUNT_FAILURE, utc(now), utc(now), accountId) == 0) {
-            update(c, FIRST_FAILURE, accountId, utc(now), utc(now));
-        }
-        String reason = "at least " + config.disableMinFailures() + " attempts in a row failed over at least "
-                + config.disableAfter() + " with no success";
-        if (config.autoDisable() && update(c, DISABLE, utc(now), BY_RULE, reason, accountId,
-                config.disableMinFailures(), utc(now.minus(config.disableAfter()))) == 1) {
-            update(c, HOLD_ACCOUNT, accountId);
-            return true;
-        }
-        return false;
     }
 
     /** Gives a claimed delivery back untouched (due when it was). */

@@ -1,21 +1,15 @@
 package com.convplatform.hook.delivery;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,50 +20,37 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
-import com.convplatform.crypto.hook.HookHeaders;
-import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.DeliveryStore.Outcome;
-import com.convplatform.hook.signing.SigningIdentity;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.WarningPace;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Span;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.vertx.core.Vertx;
 
 /**
- * Delivers due hooks, each attempt signed at send time. One dispatcher thread claims every delivery (one path, whatever
- * the number of intake callers: README, Delivery); each has a sender thread, waiting its endpoint's turn in order.
+ * Delivers due hooks. One dispatcher thread claims every delivery (one path, whatever the number of intake callers:
+ * README, Delivery); each has a sender thread, waiting its endpoint's turn in order, that makes one
+ * {@link DeliveryAttempt} and hands its outcome to the recorder. On shutdown it drains and hands the leases back.
  */
 @ApplicationScoped
 public class DeliveryWorker {
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
-    /** A delivery is sent only if its lease outlasts the attempt by this much. */
-    public static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
     /** After the grace, how long attempts that were cut off get to notice it before the leases are handed back. */
     private static final Duration CUT_OFF_WAIT = Duration.ofSeconds(2);
 
     private final DeliveryStore store;
-    private final AccountDirectory accounts;
-    private final SigningIdentity identity;
+    private final DeliveryAttempt attempt;
+    private final DeliveryMeters meters;
     private final HookConfig config;
-    private final Clock clock;
-    private final ObjectMapper json;
-    private final HookPoster poster;
     private final DeliveryTracing tracing;
+    private final RetrySchedule schedule;
     private final ExecutorService senders;
     /** Per account: its {@code per-endpoint} turns to send, handed out in order (fair). */
     private final Map<String, Semaphore> endpoints = new ConcurrentHashMap<>();
-    private final AtomicInteger held = new AtomicInteger();
+    private final AtomicInteger held;
     /** The ids of the deliveries this replica holds under its leases, handed back at once on shutdown. */
     private final Set<String> holding = ConcurrentHashMap.newKeySet();
     private final Semaphore signal = new Semaphore(0);
@@ -81,57 +62,28 @@ public class DeliveryWorker {
     private volatile boolean cutOff;
     private Thread dispatcher;
     private final AtomicInteger finishedWhileStopping = new AtomicInteger();
-    private final Counter releasedOnShutdown;
-    private final Counter unattempted;
     private final AtomicLong unattemptedSinceWarning = new AtomicLong();
     private final WarningPace unattemptedWarnings = new WarningPace(Duration.ofMinutes(1));
     private Drained drained;
 
-    public DeliveryWorker(DeliveryStore store, AccountDirectory accounts, SigningIdentity identity, HookConfig config,
-            Clock clock, MeterRegistry metrics, Vertx vertx, ObjectMapper json, DeliveryTracing tracing,
-            DeliveryQueries queries) {
+    DeliveryWorker(DeliveryStore store, DeliveryAttempt attempt, DeliveryMeters meters, HookConfig config,
+            DeliveryTracing tracing, RetrySchedule schedule) {
         this.store = store;
-        this.tracing = tracing;
-        this.accounts = accounts;
-        this.identity = identity;
+        this.attempt = attempt;
+        this.meters = meters;
+        this.held = meters.held();
         this.config = config;
-        this.clock = clock;
-        this.json = json;
+        this.tracing = tracing;
+        this.schedule = schedule;
         HookConfig.Delivery d = config.delivery();
-        this.poster = new HookPoster(vertx, HookPoster.resolver(d.resolve()), d.allowPrivateNetworks(),
-                d.connectTimeout(), d.readTimeout(), HookPoster.trust(d.trustStore()), d.perEndpoint());
         this.senders = Executors.newFixedThreadPool(d.maxInFlight(), r -> daemon(r, "hook-delivery"));
         this.recorder = GroupCommit.ofWrites("hook-outcome-recorder", d.maxInFlight(), store::recordAll);
-        Gauge.builder("hook.queue.depth", queries::queued)
-                .description("Deliveries waiting to be delivered").register(metrics);
-        Gauge.builder("hook.endpoints.disabled", queries::disabledEndpoints)
-                .description("Account endpoints currently disabled").register(metrics);
-        Gauge.builder("hook.deliveries.held", held, AtomicInteger::get)
-                .description("Deliveries this replica holds (in flight or waiting for their endpoint)")
-                .register(metrics);
-        this.releasedOnShutdown = Counter.builder("hook.deliveries.released_on_shutdown")
-                .description("Leases this replica handed back when it stopped, so other replicas took them at once")
-                .register(metrics);
-        this.unattempted = Counter.builder("hook.deliveries.unattempted")
-                .description("Claims handed back without an attempt while running: a delivery waited for its endpoint's"
-                        + " turn until too little of its lease was left (a stuck queue when it keeps rising)")
-                .register(metrics);
     }
 
     void start(@Observes StartupEvent event) {
         running = true;
         dispatcher = daemon(this::dispatch, "hook-dispatcher");
         dispatcher.start();
-    }
-
-    /** The name's lookup (connect-timeout), then one deadline over its addresses. */
-    public static Duration longestAttempt(Duration connect, Duration read) {
-        return connect.multipliedBy(2).plus(read);
-    }
-
-    private boolean leaseCoversTheSend(DeliveryStore.Claimed c) {
-        return clock.instant().plus(longestAttempt(config.delivery().connectTimeout(), config.delivery().readTimeout()))
-                .plus(LEASE_MARGIN).isBefore(c.leaseUntil());
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -182,7 +134,7 @@ public class DeliveryWorker {
             LOG.errorf(e, "Handing back the leases of this replica failed; its deliveries are taken again once their"
                     + " leases (hook.delivery.lease, %s) run out", config.delivery().lease());
         }
-        releasedOnShutdown.increment(released);
+        meters.releasedOnShutdown(released);
         drained = new Drained(holdingNow, finishedWhileStopping.get(), released);
         LOG.infof("Delivery stopped: %d deliveries were held; %d attempts ended within hook.delivery.shutdown-grace"
                 + " (%s)%s; %d leases handed back, due now for the other replicas", holdingNow, drained.finished(),
@@ -199,7 +151,6 @@ public class DeliveryWorker {
             senders.shutdownNow(); // never started, or drained already (then this does nothing)
             recorder.close();
         }
-        poster.close();
     }
 
     /** The database may hold due deliveries this replica has not taken: claim as soon as there is room. */
@@ -254,20 +205,20 @@ public class DeliveryWorker {
         try {
             turns.acquire();
             try {
-                if (running && leaseCoversTheSend(c)) {
+                if (running && attempt.leaseCoversTheSend(c)) {
                     long start = System.nanoTime();
                     tracing.queued(c, c.leaseUntil().minus(config.delivery().lease()));
                     Span span = tracing.attempt(c);
                     Outcome o = null;
                     Map<String, String> signatureHeaders = new LinkedHashMap<>();
                     try (var ignored = span.makeCurrent()) { // its logs and the account lookup carry the trace
-                        o = attempt(c, signatureHeaders);
+                        o = attempt.run(c, signatureHeaders);
                         if (o != null) {
                             LOG.debugf("Delivery %s attempt %d: %s", c.id(), c.attempt(),
                                     o.delivered() ? "delivered (" + o.statusCode() + ")" : o.error());
                         }
                     } finally {
-                        DeliveryTracing.end(span, o, o == null ? null : store.status(c, o));
+                        DeliveryTracing.end(span, o, o == null ? null : schedule.status(c, o));
                     }
                     if (o != null && !cutOff) {
                         record(new DeliveryStore.Recorded(c, o, (System.nanoTime() - start) / 1_000_000,
@@ -306,7 +257,7 @@ public class DeliveryWorker {
     /** Warns at most once a minute: a receiver slower than its share of the lease would otherwise never be sent to. */
     private void handBackUnattempted(DeliveryStore.Claimed c) {
         store.release(c);
-        unattempted.increment();
+        meters.unattempted();
         unattemptedSinceWarning.incrementAndGet();
         if (unattemptedWarnings.tryWarn()) {
             HookConfig.Delivery d = config.delivery();
@@ -317,63 +268,9 @@ public class DeliveryWorker {
                     + " deliveries claimed than it takes within a lease (hook.delivery.batch-size %d, max-in-flight %d);"
                     + " if it goes on, its deliveries are never sent: lengthen hook.delivery.lease or shorten"
                     + " hook.delivery.read-timeout", unattemptedSinceWarning.getAndSet(0), d.perEndpoint(), d.lease(),
-                    longestAttempt(d.connectTimeout(), d.readTimeout()), LEASE_MARGIN.toSeconds(), d.batchSize(),
+                    DeliveryAttempt.longestAttempt(d.connectTimeout(), d.readTimeout()),
+                    DeliveryAttempt.LEASE_MARGIN.toSeconds(), d.batchSize(),
                     d.maxInFlight());
-        }
-    }
-
-    /** One attempt; null when interrupted (drain() hands its lease back). Fills in the signature headers it sends. */
-    private Outcome attempt(DeliveryStore.Claimed c, Map<String, String> signatureHeaders) {
-        Optional<String> webhook;
-        long lookupStart = System.nanoTime();
-        try {
-            webhook = accounts.webhookUrl(c.accountId());
-        } catch (RuntimeException e) {
-            // management-service unreachable or failing, or the breaker open: the platform's trouble, retried later
-            return DeliveryTracing.failed("account_lookup_failed",
-                    Outcome.platformFailed("account lookup failed: " + e.getMessage()));
-        }
-        byte[] body = body(json, c.payload(), TimestampWindow.now(clock));
-        if (webhook.isEmpty()) {
-            return DeliveryTracing.failed("unknown_account",
-                    Outcome.permanent("account " + c.accountId() + " does not exist (dead-lettered)"));
-        } else if (body == null) {
-            return DeliveryTracing.failed("unreadable_payload",
-                    Outcome.permanent("stored payload unreadable: not a JSON object"));
-        } else if (!leaseCoversTheSend(c)) {
-            // A slow lookup ate the lease: sending now could outlast it, and another replica would send it again.
-            return DeliveryTracing.failed("account_lookup_slow", Outcome.platformFailed("the account lookup took "
-                    + (System.nanoTime() - lookupStart) / 1_000_000 + " ms, which left too little of the lease ("
-                    + config.delivery().lease() + ") to send within the attempt's deadline; not sent, retried later"));
-        }
-        try {
-            URI target = URI.create(webhook.get());
-            InetAddress[] addresses = poster.addresses(target); // resolved and checked once; sent to one of these
-            var signed = identity.signer().sign(body);
-            signatureHeaders.put(HookHeaders.SIGNATURE, signed.signature());
-            signatureHeaders.put(HookHeaders.CERTIFICATE_URL, signed.certificateUrl());
-            Map<String, String> headers = new LinkedHashMap<>();
-            headers.put("Content-Type", "application/json");
-            headers.putAll(signatureHeaders);
-            headers.put("X-Hook-Delivery-Id", c.id());
-            headers.put("X-Hook-Attempt", String.valueOf(c.attempt()));
-            return poster.post(target, addresses, headers, body);
-        } catch (IllegalArgumentException e) {
-            return DeliveryTracing.failed("invalid_webhook_url",
-                    Outcome.endpointFailed("the webhook URL is not a URL: " + e.getMessage()));
-        } catch (HookPoster.NotSent e) {
-            return DeliveryTracing.failed("not_sent", Outcome.endpointFailed(e.getMessage()));
-        } catch (TimeoutException e) {
-            HookConfig.Delivery d = config.delivery();
-            return DeliveryTracing.failed("timeout", Outcome.endpointFailed("timed out: no answer within the read"
-                    + " time-out (" + d.readTimeout().toMillis() + " ms) or the attempt's deadline ("
-                    + d.connectTimeout().plus(d.readTimeout()).toMillis() + " ms over every address)"));
-        } catch (IOException e) {
-            return DeliveryTracing.failed("connection_failed",
-                    Outcome.endpointFailed("connection failed: " + e.getMessage()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
         }
     }
 
@@ -402,16 +299,5 @@ public class DeliveryWorker {
                 }
             }
         });
-    }
-
-    /** The bytes signed and sent: the payload with {@code signature_timestamp} last; null if not a JSON object. */
-    static byte[] body(ObjectMapper json, String payload, String timestamp) {
-        try {
-            ObjectNode body = json.readValue(payload, ObjectNode.class);
-            body.put(HookHeaders.SIGNATURE_TIMESTAMP_FIELD, timestamp);
-            return json.writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            return null;
-        }
     }
 }

@@ -17,12 +17,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Inject;
+
 import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.chain.TrustAnchors;
 import com.convplatform.crypto.fetch.TlsTrust;
 import com.convplatform.crypto.net.OutboundAddresses;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pem.PemFiles;
+import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.DeliveryStore.Outcome;
 
 import io.vertx.core.Vertx;
@@ -40,7 +45,9 @@ import io.vertx.core.tracing.TracingPolicy;
 /**
  * Sends one hook only to the addresses the SSRF guard checked, the URL's host kept for Host, SNI and the certificate,
  * so DNS rebinding cannot reach an internal address: hence a Vert.x client, as a REST client resolves the host again.
+ * Dependent: closed only once the bean it serves has stopped, after that bean's drain.
  */
+@Dependent
 final class HookPoster implements AutoCloseable {
     static final int MAX_DISCARDED = 1024 * 1024;
 
@@ -55,6 +62,13 @@ final class HookPoster implements AutoCloseable {
     private final OutboundAddresses guard;
     private final Duration connectTimeout;
     private final Duration readTimeout;
+
+    @Inject
+    HookPoster(Vertx vertx, HookConfig config) {
+        this(vertx, resolver(config.delivery().resolve()), config.delivery().allowPrivateNetworks(),
+                config.delivery().connectTimeout(), config.delivery().readTimeout(),
+                trust(config.delivery().trustStore()), config.delivery().perEndpoint());
+    }
 
     /** {@code trust} null: the JDK's. No tracing: a receiver is outside the platform, so it gets no trace context. */
     HookPoster(Vertx vertx, OutboundAddresses.Resolver resolver, boolean allowPrivateNetworks, Duration connectTimeout,
@@ -217,6 +231,7 @@ final class HookPoster implements AutoCloseable {
     }
 
     @Override
+    @PreDestroy
     public void close() {
         client.close();
     }

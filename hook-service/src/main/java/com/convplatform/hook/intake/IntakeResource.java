@@ -33,8 +33,8 @@ import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 import com.convplatform.api.intake.IntakeBatch;
 import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.api.intake.IntakeResult;
-import com.convplatform.hook.delivery.DeliveryStore;
 import com.convplatform.hook.delivery.DeliveryWorker;
+import com.convplatform.hook.delivery.IntakeRepository;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.ErrorMappers;
 import com.convplatform.support.GroupCommit;
@@ -66,15 +66,15 @@ public class IntakeResource {
     /** The stored payload: the event as the hook delivers it (spec 2.2), without account_id and the batch fields. */
     private final ObjectWriter hookBody;
     private final Validator validator;
-    private final GroupCommit<DeliveryStore.Valid, DeliveryStore.Accepted> writer;
+    private final GroupCommit<IntakeRepository.Valid, IntakeRepository.Accepted> writer;
 
-    public IntakeResource(DeliveryStore store, DeliveryWorker worker, ObjectMapper json, Validator validator) {
+    public IntakeResource(IntakeRepository intake, DeliveryWorker worker, ObjectMapper json, Validator validator) {
         this.json = json;
         this.hookBody = hookBody(json);
         this.validator = validator;
         // Events that arrive while a transaction is being written go in the next one together (group commit).
         this.writer = new GroupCommit<>("hook-intake-writer", 64, events -> {
-            List<DeliveryStore.Accepted> stored = store.acceptAll(events);
+            List<IntakeRepository.Accepted> stored = intake.acceptAll(events);
             worker.wake();
             return stored;
         });
@@ -94,7 +94,7 @@ public class IntakeResource {
     @APIResponse(responseCode = "400", description = EVENT_CODES + ", MALFORMED_JSON")
     public Uni<RestResponse<IntakeResult.Stored>> accept(@NotNull(message = INVALID_EVENT) @Valid IntakeEvent event) {
         return whenStored(List.of(valid(event, RequestIds.current(), TraceContexts.current()))).map(stored -> {
-            DeliveryStore.Accepted a = stored.get(0);
+            IntakeRepository.Accepted a = stored.get(0);
             return RestResponse.status(a.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED,
                     new IntakeResult.Stored(a.eventId(), a.duplicate() ? true : null));
         });
@@ -113,7 +113,7 @@ public class IntakeResource {
     @APIResponse(responseCode = "400", description = "INVALID_BATCH (nothing stored), MALFORMED_JSON")
     public Uni<IntakeResult.Results> acceptBatch(@NotNull(message = INVALID_BATCH) @Valid IntakeBatch<JsonNode> body) {
         IntakeResult[] results = new IntakeResult[body.events().size()];
-        List<DeliveryStore.Valid> valid = new ArrayList<>(results.length);
+        List<IntakeRepository.Valid> valid = new ArrayList<>(results.length);
         List<Integer> at = new ArrayList<>(results.length);
         String callRequestId = RequestIds.current();
         String callTrace = TraceContexts.current();
@@ -207,9 +207,9 @@ public class IntakeResource {
         return traceId != null ? traceId : eventRequestId != null ? eventRequestId : callRequestId;
     }
 
-    private DeliveryStore.Valid valid(IntakeEvent e, String requestId, String traceparent) {
+    private IntakeRepository.Valid valid(IntakeEvent e, String requestId, String traceparent) {
         try {
-            return new DeliveryStore.Valid(e.accountId(), e.messageId(), hookBody.writeValueAsString(e), requestId,
+            return new IntakeRepository.Valid(e.accountId(), e.messageId(), hookBody.writeValueAsString(e), requestId,
                     traceparent);
         } catch (JsonProcessingException ex) {
             throw new IllegalStateException(ex);
@@ -217,9 +217,9 @@ public class IntakeResource {
     }
 
     /** Completes once all the events are stored, on this request's event loop: no thread waits. */
-    private Uni<List<DeliveryStore.Accepted>> whenStored(List<DeliveryStore.Valid> valid) {
+    private Uni<List<IntakeRepository.Accepted>> whenStored(List<IntakeRepository.Valid> valid) {
         var context = Vertx.currentContext();
-        List<CompletableFuture<DeliveryStore.Accepted>> futures = writer.submitAll(valid);
+        List<CompletableFuture<IntakeRepository.Accepted>> futures = writer.submitAll(valid);
         return Uni.createFrom().completionStage(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)))
                 .emitOn(task -> context.runOnContext(v -> task.run()))
                 .map(done -> futures.stream().map(CompletableFuture::join).toList());

@@ -241,7 +241,7 @@ class BlackHoleWebhookTest {
             previousEnd = started.plusMillis(latency);
         }
         // what the lease must outlast is longer still, and the start-up check holds the lease to it
-        assertTrue(bound < DeliveryWorker.longestAttempt(config.delivery().connectTimeout(),
+        assertTrue(bound < DeliveryAttempt.longestAttempt(config.delivery().connectTimeout(),
                 config.delivery().readTimeout()).toMillis());
         assertTrue(config.delivery().lease().toMillis() > bound);
         assertTrue(received(account).isEmpty(), "nothing answered, so nothing was delivered");

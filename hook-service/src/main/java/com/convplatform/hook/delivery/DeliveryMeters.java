@@ -1,0 +1,47 @@
+package com.convplatform.hook.delivery;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.inject.Singleton;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/** The delivery worker's meters: the queue as the database holds it, and what this replica holds and hands back. */
+@Singleton
+class DeliveryMeters {
+    private final AtomicInteger held = new AtomicInteger();
+    private final Counter releasedOnShutdown;
+    private final Counter unattempted;
+
+    DeliveryMeters(MeterRegistry metrics, DeliveryQueries queries) {
+        Gauge.builder("hook.queue.depth", queries::queued)
+                .description("Deliveries waiting to be delivered").register(metrics);
+        Gauge.builder("hook.endpoints.disabled", queries::disabledEndpoints)
+                .description("Account endpoints currently disabled").register(metrics);
+        Gauge.builder("hook.deliveries.held", held, AtomicInteger::get)
+                .description("Deliveries this replica holds (in flight or waiting for their endpoint)")
+                .register(metrics);
+        this.releasedOnShutdown = Counter.builder("hook.deliveries.released_on_shutdown")
+                .description("Leases this replica handed back when it stopped, so other replicas took them at once")
+                .register(metrics);
+        this.unattempted = Counter.builder("hook.deliveries.unattempted")
+                .description("Claims handed back without an attempt while running: a delivery waited for its endpoint's"
+                        + " turn until too little of its lease was left (a stuck queue when it keeps rising)")
+                .register(metrics);
+    }
+
+    /** Deliveries this replica holds: claimed, and not yet recorded or handed back. */
+    AtomicInteger held() {
+        return held;
+    }
+
+    void releasedOnShutdown(int leases) {
+        releasedOnShutdown.increment(leases);
+    }
+
+    void unattempted() {
+        unattempted.increment();
+    }
+}
