@@ -43,7 +43,7 @@ class IntakeContractTest {
         assertEquals(List.of(), List.copyOf(validator.validate(batch)));
         IntakeEvent event = json.treeToValue(batch.events().get(0), IntakeEvent.class);
         assertEquals(List.of(), List.copyOf(validator.validate(event)));
-        assertEquals("upload-req-7", event.requestId());
+        assertEquals("4bf92f3577b34da6a3ce929d0e0e4736", event.requestId());
         assertEquals("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", event.traceparentText());
         assertEquals(Contracts.sample(Contracts.HOOK_BODY), IntakeResource.hookBody(json).writeValueAsString(event));
     }

@@ -38,7 +38,7 @@ class HookAdminContractTest {
         HookAdmin.DeliveryDetail d = json.readValue(Contracts.sample(Contracts.HOOK_DELIVERY_DETAIL),
                 HookAdmin.DeliveryDetail.class);
         assertEquals(4711, d.messageId());
-        assertEquals("upload-req-7", d.requestId());
+        assertEquals("4bf92f3577b34da6a3ce929d0e0e4736", d.requestId());
         assertEquals(503, d.attemptHistory().get(0).statusCode());
         assertEquals("c2ln", d.attemptHistory().get(0).signatureHeaders().get("signature"));
         assertEquals(Map.of(), d.attemptHistory().get(1).signatureHeaders());

@@ -32,7 +32,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
         "sender",
         "timestamp", "metadata", "traceparent"})
 public record IntakeEvent(
-        @JsonProperty("request_id") @Size(max = 64, message = "INVALID_REQUEST_ID: request_id must be a string of at most {max} characters") @Schema(description = "Batch intake only: logged with this event's deliveries instead of the call's X-Request-Id", example = "upload-req-7") String requestId,
+        @JsonProperty("request_id") @Size(max = 64, message = "INVALID_REQUEST_ID: request_id must be a string of at most {max} characters") @Schema(description = "Batch intake only: the request id of this event's deliveries when it comes without a traceparent (with one, its trace id is the request id)", example = "4bf92f3577b34da6a3ce929d0e0e4736") String requestId,
         @JsonProperty("account_id") @NotEmpty(message = "MISSING_FIELD: 'account_id' is required and must be a non-empty string") @Size(max = 64, message = "FIELD_TOO_LONG: 'account_id' is longer than {max} characters") @Schema(example = "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10") String accountId,
         @JsonProperty("user_id") @NotEmpty(message = "MISSING_FIELD: 'user_id' is required and must be a non-empty string") @Size(max = 256, message = "FIELD_TOO_LONG: 'user_id' is longer than {max} characters") @Schema(example = "u42") String userId,
         @JsonProperty("conversation_number") @NotNull(message = "MISSING_FIELD: 'conversation_number' is required and must be a non-negative integer") @PositiveOrZero(message = "MISSING_FIELD: 'conversation_number' is required and must be a non-negative integer") @Schema(example = "7") Long conversationNumber,
