@@ -41,8 +41,8 @@ import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.account.AccountViews.NewCertificate;
 import com.convplatform.management.account.AccountViews.NewClient;
-import com.convplatform.management.token.TokenService;
-import com.convplatform.management.token.TokenService.SigningKeyState;
+import com.convplatform.management.token.SigningKeys;
+import com.convplatform.management.token.SigningKeys.SigningKeyState;
 import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,11 +63,11 @@ public class AdminResource {
     private static final Set<String> ACCOUNT_QUERY = Set.of("q", "limit", "after");
 
     private final AccountService accounts;
-    private final TokenService tokens;
+    private final SigningKeys keys;
 
-    public AdminResource(AccountService accounts, TokenService tokens) {
+    public AdminResource(AccountService accounts, SigningKeys keys) {
         this.accounts = accounts;
-        this.tokens = tokens;
+        this.keys = keys;
     }
 
     @POST
@@ -241,7 +241,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The new key's id")
     @APIResponse(responseCode = "409", description = "KEY_FROM_FILE: the key comes from management.jwt.key-file")
     public RotatedKey rotate() {
-        return new RotatedKey(tokens.rotate());
+        return new RotatedKey(keys.rotate());
     }
 
     public record RotatedKey(
@@ -257,6 +257,6 @@ public class AdminResource {
     @APIResponse(responseCode = "400", description = "UNKNOWN_PARAMETER: this endpoint takes no parameters")
     public SigningKeyState signingKey(@Context UriInfo uri) {
         QueryParameters.onlyKnown(uri.getQueryParameters(), Set.of());
-        return tokens.signingKey();
+        return keys.signingKey();
     }
 }
