@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import com.convplatform.api.Contracts;
 import com.convplatform.crypto.pem.Pem;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.crypto.testing.JsonExchanges;
@@ -61,6 +62,8 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
     public record Answer(int status, long delayMs, String retryAfter) {
     }
 
+    /** The account of platform-api's recorded lookup answer, which the fake answers word for word. */
+    public static final String RECORDED_ACCOUNT = "3d0f7a2e-8c41-4b59-a6e2-1f9b8c7d6e5a";
     public static TestPki pki;
     public static StubServer server;
     public static final Map<String, List<Received>> RECEIVED = new ConcurrentHashMap<>();
@@ -174,6 +177,8 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
             answer(ex, 401, "{}");
         } else if (id.equals(UNKNOWN_ACCOUNT)) {
             answer(ex, 404, "{\"error_code\":\"ACCOUNT_NOT_FOUND\"}");
+        } else if (id.equals(RECORDED_ACCOUNT)) {
+            answer(ex, 200, Contracts.sample(Contracts.MANAGEMENT_ACCOUNT));
         } else if (WEBHOOKS.containsKey(id)) {
             answer(ex, 200, "{\"account_id\":\"" + id + "\",\"webhook_url\":\"" + WEBHOOKS.get(id) + "\"}");
         } else {

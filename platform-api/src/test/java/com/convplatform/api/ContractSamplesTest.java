@@ -11,6 +11,7 @@ import com.convplatform.api.intake.FileMessage;
 import com.convplatform.api.intake.IntakeBatch;
 import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.api.intake.IntakeResult;
+import com.convplatform.api.management.ManagementInternal;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -36,6 +37,10 @@ class ContractSamplesTest {
         });
         roundTrip(Contracts.HOOK_DELIVERY_DETAIL, new TypeReference<HookAdmin.DeliveryDetail>() {
         });
+        roundTrip(Contracts.MANAGEMENT_ACCOUNT, new TypeReference<ManagementInternal.Account>() {
+        });
+        roundTrip(Contracts.MANAGEMENT_REVOCATIONS, new TypeReference<ManagementInternal.RevocationList>() {
+        });
     }
 
     @Test
@@ -60,6 +65,17 @@ class ContractSamplesTest {
         assertEquals(1, metadata.messageType());
         assertEquals(body.data().fileUrl(), metadata.fileUrl());
         assertEquals(json.writeValueAsString(event.metadata()), json.writeValueAsString(metadata));
+    }
+
+    @Test
+    void aShapeDiffersByAFieldsNameOrTypeNotByItsValue() {
+        String recorded = Contracts.sample(Contracts.MANAGEMENT_ACCOUNT);
+        assertEquals(List.of(), Contracts.shapeDifferences(recorded,
+                recorded.replace("\"disabled_at\":null", "\"disabled_at\":\"2026-11-29T10:00:00Z\"")));
+        assertEquals(List.of(".require_sha256: STRING (recorded BOOLEAN)"),
+                Contracts.shapeDifferences(recorded, recorded.replace(":false", ":\"false\"")));
+        assertEquals(List.of(".webhook_url: missing (recorded STRING)", ".webhookUrl: not recorded"),
+                Contracts.shapeDifferences(recorded, recorded.replace("webhook_url", "webhookUrl")));
     }
 
     private <T> void roundTrip(String name, TypeReference<T> type) throws Exception {

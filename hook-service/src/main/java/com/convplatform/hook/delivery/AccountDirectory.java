@@ -16,6 +16,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
+import com.convplatform.api.management.ManagementInternal;
 import com.convplatform.support.WarningPace;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,12 +35,9 @@ public class AccountDirectory {
     @Path("/internal/v1/accounts")
     @RegisterRestClient(configKey = "management")
     interface Management {
-        record Account(String webhookUrl) {
-        }
-
         @GET
         @Path("/{accountId}")
-        Account account(@PathParam("accountId") String accountId);
+        ManagementInternal.Account account(@PathParam("accountId") String accountId);
     }
 
     private static final Logger LOG = Logger.getLogger(AccountDirectory.class);

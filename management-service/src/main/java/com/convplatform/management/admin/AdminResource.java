@@ -41,8 +41,10 @@ import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.account.AccountViews.NewCertificate;
 import com.convplatform.management.account.AccountViews.NewClient;
-import com.convplatform.management.token.TokenService;
-import com.convplatform.management.token.TokenService.SigningKeyState;
+import com.convplatform.management.account.CertificateService;
+import com.convplatform.management.account.ClientService;
+import com.convplatform.management.token.SigningKeys;
+import com.convplatform.management.token.SigningKeys.SigningKeyState;
 import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,11 +65,16 @@ public class AdminResource {
     private static final Set<String> ACCOUNT_QUERY = Set.of("q", "limit", "after");
 
     private final AccountService accounts;
-    private final TokenService tokens;
+    private final ClientService clients;
+    private final CertificateService certificates;
+    private final SigningKeys keys;
 
-    public AdminResource(AccountService accounts, TokenService tokens) {
+    public AdminResource(AccountService accounts, ClientService clients, CertificateService certificates,
+            SigningKeys keys) {
         this.accounts = accounts;
-        this.tokens = tokens;
+        this.clients = clients;
+        this.certificates = certificates;
+        this.keys = keys;
     }
 
     @POST
@@ -164,7 +171,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The client, with disabled_at")
     @APIResponse(responseCode = "404", description = NO_ACCOUNT + "; CLIENT_NOT_FOUND: the account has no such client")
     public ClientView disableClient(@PathParam("accountId") String accountId, @PathParam("clientId") String clientId) {
-        return accounts.setClientDisabled(accountId, clientId, true);
+        return clients.setClientDisabled(accountId, clientId, true);
     }
 
     @POST
@@ -175,7 +182,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The client, without disabled_at")
     @APIResponse(responseCode = "404", description = NO_ACCOUNT + "; CLIENT_NOT_FOUND: the account has no such client")
     public ClientView enableClient(@PathParam("accountId") String accountId, @PathParam("clientId") String clientId) {
-        return accounts.setClientDisabled(accountId, clientId, false);
+        return clients.setClientDisabled(accountId, clientId, false);
     }
 
     @POST
@@ -187,7 +194,7 @@ public class AdminResource {
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public ClientView addClient(@PathParam("accountId") String accountId,
             @NotNull(message = MISSING_BODY) @Valid NewClient in) {
-        return accounts.addClient(accountId, in.name());
+        return clients.addClient(accountId, in.name());
     }
 
     @GET
@@ -196,7 +203,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The clients, disabled ones included")
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public List<ClientView> clients(@PathParam("accountId") String accountId) {
-        return accounts.clients(accountId);
+        return clients.clients(accountId);
     }
 
     @POST
@@ -212,7 +219,7 @@ public class AdminResource {
             + " revoked (the message names its certificate_uuid); register a new one")
     public RestResponse<CertificateView> register(@PathParam("accountId") String accountId,
             @NotNull(message = MISSING_BODY) @Valid NewCertificate in) {
-        AccountService.Registration r = accounts.register(accountId, in.certificate());
+        CertificateService.Registration r = certificates.register(accountId, in.certificate());
         return RestResponse.status(r.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK, r.certificate());
     }
 
@@ -222,7 +229,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The certificates")
     @APIResponse(responseCode = "404", description = NO_ACCOUNT)
     public List<CertificateView> certificates(@PathParam("accountId") String accountId) {
-        return accounts.certificates(accountId);
+        return certificates.certificates(accountId);
     }
 
     @DELETE
@@ -232,7 +239,7 @@ public class AdminResource {
     @APIResponse(responseCode = "204", description = "Revoked (or already revoked)")
     @APIResponse(responseCode = "404", description = "CERTIFICATE_NOT_FOUND: the account has no such certificate")
     public void revoke(@PathParam("accountId") String accountId, @PathParam("certificateUuid") String certificateUuid) {
-        accounts.revoke(accountId, certificateUuid);
+        certificates.revoke(accountId, certificateUuid);
     }
 
     @POST
@@ -241,7 +248,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The new key's id")
     @APIResponse(responseCode = "409", description = "KEY_FROM_FILE: the key comes from management.jwt.key-file")
     public RotatedKey rotate() {
-        return new RotatedKey(tokens.rotate());
+        return new RotatedKey(keys.rotate());
     }
 
     public record RotatedKey(
@@ -257,6 +264,6 @@ public class AdminResource {
     @APIResponse(responseCode = "400", description = "UNKNOWN_PARAMETER: this endpoint takes no parameters")
     public SigningKeyState signingKey(@Context UriInfo uri) {
         QueryParameters.onlyKnown(uri.getQueryParameters(), Set.of());
-        return tokens.signingKey();
+        return keys.signingKey();
     }
 }

@@ -15,10 +15,11 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import com.convplatform.api.management.ManagementInternal.Account;
+import com.convplatform.api.management.ManagementInternal.RevocationList;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews.AccountView;
 import com.convplatform.management.revocation.Revocations;
-import com.convplatform.management.revocation.Revocations.RevocationList;
 import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
 
@@ -52,7 +53,9 @@ public class InternalResource {
     @Operation(summary = "An account, as hook-service looks it up for its webhook URL")
     @APIResponse(responseCode = "200", description = "The account")
     @APIResponse(responseCode = "404", description = "ACCOUNT_NOT_FOUND: no account with that id")
-    public AccountView account(@PathParam("accountId") String accountId) {
-        return accounts.get(accountId);
+    public Account account(@PathParam("accountId") String accountId) {
+        AccountView a = accounts.get(accountId);
+        return new Account(a.accountId(), a.name(), a.fqdn(), a.businessId(), a.webhookUrl(), a.createdAt(),
+                a.requireSha256(), a.disabledAt());
     }
 }

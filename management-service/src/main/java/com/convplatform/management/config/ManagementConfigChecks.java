@@ -9,7 +9,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.interceptor.Interceptor;
 
 import com.convplatform.crypto.fetch.HostOverrides;
-import com.convplatform.management.token.TokenService;
+import com.convplatform.management.token.KeyFiles;
 import com.convplatform.support.ConfigChecks;
 
 import io.quarkus.runtime.StartupEvent;
@@ -42,7 +42,7 @@ public class ManagementConfigChecks {
                         + " management.cert-fetch.total-timeout (" + fetch.totalTimeout() + "), the time allowed for"
                         + " the whole download, connection included",
                 "management.cert-fetch.connect-timeout", "management.cert-fetch.total-timeout");
-        TokenService.checkKeyFiles(config.jwt(), checks);
+        KeyFiles.checkKeyFiles(config.jwt(), checks);
         // the test seams' files and entries, read again by Producers once these pass: each failure names its setting
         fetch.trustStore().ifPresent(file -> readable(checks, "management.cert-fetch.trust-store",
                 () -> Producers.readPem(file)));

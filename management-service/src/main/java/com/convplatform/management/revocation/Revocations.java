@@ -11,15 +11,14 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-
+import com.convplatform.api.management.ManagementInternal.RevocationList;
+import com.convplatform.api.management.ManagementInternal.Revoked;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.config.ManagementConfig;
 
@@ -31,22 +30,6 @@ import com.convplatform.management.config.ManagementConfig;
 public class Revocations {
     /** Tokens are listed this much longer than their lifetime, for the clocks of the replicas and the pollers. */
     static final Duration CLOCK_MARGIN = Duration.ofSeconds(60);
-
-    @Schema(description = "The revocation list")
-    public record RevocationList(
-            @Schema(description = "When the list was read; it holds every change committed before", example = "2026-11-29T10:00:05.123Z") Instant asOf,
-            List<Revoked> revoked) {
-    }
-
-    @Schema(description = "A token matches when its account_id (kind account), client_id (kind client) or cert_sha256"
-            + " (kind certificate) is the id, and disabled is true or its iat is before tokens_issued_before")
-    public record Revoked(@Schema(enumeration = {
-            "account", "client", "certificate"}, example = "client") String kind,
-            @Schema(description = "The account uuid, the client_id, or the certificate's SHA-256 (DER, lower-case hex)", example = "6f1c8a52-3b0e-4d7a-9a57-1f0e2b7c9d10") String id,
-            @Schema(description = "Tokens issued (iat) before this are refused, whatever disabled says; null: none by"
-                    + " date", example = "2026-11-29T10:00:01Z") Instant tokensIssuedBefore,
-            @Schema(description = "true: every token of it is refused (it is disabled, blocked or revoked now)") boolean disabled){
-    }
 
     private final DataSource dataSource;
     private final Clock clock;

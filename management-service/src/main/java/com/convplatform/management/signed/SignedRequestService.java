@@ -21,6 +21,8 @@ import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews;
 import com.convplatform.management.account.AccountViews.ClientList;
 import com.convplatform.management.account.AccountViews.ClientView;
+import com.convplatform.management.account.CertificateService;
+import com.convplatform.management.account.ClientService;
 import com.convplatform.management.block.CertificateBlocks;
 import com.convplatform.management.signed.SignedApiResource.Headers;
 import com.convplatform.management.token.TokenService;
@@ -51,6 +53,8 @@ public class SignedRequestService {
 
     private final ManagementRequestVerifier verifier;
     private final AccountService accounts;
+    private final ClientService clients;
+    private final CertificateService certificates;
     private final TokenService tokens;
     private final RequestLimits limits;
     private final CertificateBlocks blocks;
@@ -58,12 +62,15 @@ public class SignedRequestService {
     private final Timer verificationTimer;
     private final Counter tokensIssued;
 
-    public SignedRequestService(ManagementRequestVerifier verifier, AccountService accounts, TokenService tokens,
-            RequestLimits limits, CertificateBlocks blocks, MeterRegistry metrics) {
+    public SignedRequestService(ManagementRequestVerifier verifier, AccountService accounts, ClientService clients,
+            CertificateService certificates, TokenService tokens, RequestLimits limits, CertificateBlocks blocks,
+            MeterRegistry metrics) {
         this.verifier = verifier;
         this.limits = limits;
         this.blocks = blocks;
         this.accounts = accounts;
+        this.clients = clients;
+        this.certificates = certificates;
         this.tokens = tokens;
         this.metrics = metrics;
         this.verificationTimer = Timer.builder("management.signed.verification")
@@ -74,12 +81,12 @@ public class SignedRequestService {
     public TokenResponse issueToken(byte[] body, Headers headers, String source) {
         Verified v = verify(body, headers, source, true);
         String clientId = v.json.get("client_id").asText();
-        if (!accounts.isClientOf(v.account.id(), clientId)) {
+        if (!clients.isClientOf(v.account.id(), clientId)) {
             throw refuse(403, "CLIENT_NOT_IN_ACCOUNT", "The client " + AccountViews.abbreviate(clientId, 80)
                     + " does not belong to the account of " + v.account.fqdn()
                     + "; list the account's clients with the client enumeration operation");
         }
-        if (accounts.clientDisabled(clientId)) {
+        if (clients.clientDisabled(clientId)) {
             throw refuse(403, "CLIENT_DISABLED", "The client " + clientId + " is disabled by the platform operator:"
                     + " it gets no token, and the tokens it has are refused; ask the operator");
         }
@@ -90,7 +97,7 @@ public class SignedRequestService {
 
     public ClientList listClients(byte[] body, Headers headers, String source) {
         Verified v = verify(body, headers, source, false);
-        return new ClientList(accounts.clients(v.account.id()).stream().map(ClientView::forEnumeration).toList());
+        return new ClientList(clients.clients(v.account.id()).stream().map(ClientView::forEnumeration).toList());
     }
 
     private record Verified(AccountService.Signer account, JsonNode json, String certSha256) {
@@ -162,7 +169,7 @@ public class SignedRequestService {
         Timer.Sample verification = Timer.start(metrics);
         ManagementRequestVerifier.Verified verified;
         try {
-            verified = verifier.verify(request, uuid -> accounts.activeCertificate(account.id(), uuid));
+            verified = verifier.verify(request, uuid -> certificates.activeCertificate(account.id(), uuid));
         } catch (VerificationException e) {
             throw new Refused(refusal(e));
         } finally {

@@ -15,16 +15,16 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "signed API")
 @PermitAll
 public class JwksResource {
-    private final TokenService tokens;
+    private final SigningKeys keys;
 
-    public JwksResource(TokenService tokens) {
-        this.tokens = tokens;
+    public JwksResource(SigningKeys keys) {
+        this.keys = keys;
     }
 
     @GET
     @Operation(summary = "The public keys that verify issued tokens (ES256, RFC 7517); keys are named by their RFC 7638 thumbprint")
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, Object> jwks() {
-        return tokens.jwks();
+        return keys.jwks();
     }
 }

@@ -3,7 +3,6 @@ package com.convplatform.upload.auth;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import jakarta.annotation.Priority;
@@ -20,9 +19,9 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
+import com.convplatform.api.management.ManagementInternal.RevocationList;
+import com.convplatform.api.management.ManagementInternal.Revoked;
 import com.convplatform.upload.config.UploadConfig;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -46,29 +45,14 @@ public class Revocations {
     public interface Source {
         @GET
         @Produces(MediaType.APPLICATION_JSON)
-        Answer revocations(@HeaderParam("Authorization") String authorization);
-    }
-
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Answer(@JsonProperty("as_of") Instant asOf, @JsonProperty("revoked") List<Entry> revoked) {
-    }
-
-    /** One account, client or certificate: disabled (every token) or revoked for tokens issued before a time. */
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Entry(@JsonProperty("kind") String kind, @JsonProperty("id") String id,
-            @JsonProperty("tokens_issued_before") Instant tokensIssuedBefore,
-            @JsonProperty("disabled") boolean disabled) {
-        boolean covers(long issuedAtSeconds) {
-            return disabled || tokensIssuedBefore == null || issuedAtSeconds < tokensIssuedBefore.getEpochSecond()
-                    || issuedAtSeconds == tokensIssuedBefore.getEpochSecond() && tokensIssuedBefore.getNano() > 0;
-        }
+        RevocationList revocations(@HeaderParam("Authorization") String authorization);
     }
 
     private final Source source;
     private final String authorization;
     private final Clock clock;
     private final Counter failures;
-    private volatile Map<String, Entry> revoked = Map.of();
+    private volatile Map<String, Revoked> revoked = Map.of();
     private volatile Instant loadedAt;
 
     public Revocations(@RestClient Source source, UploadConfig config, Clock clock, MeterRegistry metrics) {
@@ -91,10 +75,10 @@ public class Revocations {
     @Scheduled(every = "${upload.revocations.refresh}", delayed = "${upload.revocations.refresh}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void refresh() {
         try {
-            Answer answer = source.revocations(authorization);
-            Map<String, Entry> next = new HashMap<>();
+            RevocationList answer = source.revocations(authorization);
+            Map<String, Revoked> next = new HashMap<>();
             if (answer != null && answer.revoked() != null) {
-                for (Entry e : answer.revoked()) {
+                for (Revoked e : answer.revoked()) {
                     if (e.kind() != null && e.id() != null) {
                         next.put(key(e.kind(), e.id()), e);
                     }
@@ -111,23 +95,30 @@ public class Revocations {
 
     /** Whether a token of this client, account and certificate, issued then, is revoked: the reason, or null. */
     public String revoked(String accountId, String clientId, String certSha256, long issuedAtSeconds) {
-        Map<String, Entry> now = revoked;
+        Map<String, Revoked> now = revoked;
         if (now.isEmpty()) {
             return null;
         }
-        Entry e = now.get(key("account", accountId));
-        if (e != null && e.covers(issuedAtSeconds)) {
+        Revoked e = now.get(key("account", accountId));
+        if (e != null && covers(e, issuedAtSeconds)) {
             return "its account is " + (e.disabled() ? "disabled" : "revoked");
         }
         e = now.get(key("client", clientId));
-        if (e != null && e.covers(issuedAtSeconds)) {
+        if (e != null && covers(e, issuedAtSeconds)) {
             return "its client is " + (e.disabled() ? "disabled" : "revoked");
         }
         e = certSha256 == null ? null : now.get(key("certificate", certSha256.toLowerCase(java.util.Locale.ROOT)));
-        if (e != null && e.covers(issuedAtSeconds)) {
+        if (e != null && covers(e, issuedAtSeconds)) {
             return "the certificate it was issued to is revoked";
         }
         return null;
+    }
+
+    /** Whether an entry (disabled, or revoked for tokens issued before a time) covers a token issued then. */
+    private static boolean covers(Revoked e, long issuedAtSeconds) {
+        Instant before = e.tokensIssuedBefore();
+        return e.disabled() || before == null || issuedAtSeconds < before.getEpochSecond()
+                || issuedAtSeconds == before.getEpochSecond() && before.getNano() > 0;
     }
 
     private static String key(String kind, String id) {
