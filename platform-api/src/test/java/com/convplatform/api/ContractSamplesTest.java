@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.api.hook.HookAdmin;
+import com.convplatform.api.hook.HookErasure;
 import com.convplatform.api.intake.FileMessage;
 import com.convplatform.api.intake.IntakeBatch;
 import com.convplatform.api.intake.IntakeEvent;
@@ -36,6 +37,10 @@ class ContractSamplesTest {
         roundTrip(Contracts.HOOK_SUMMARY, new TypeReference<HookAdmin.Summary>() {
         });
         roundTrip(Contracts.HOOK_DELIVERY_DETAIL, new TypeReference<HookAdmin.DeliveryDetail>() {
+        });
+        roundTrip(Contracts.HOOK_ERASURE, new TypeReference<HookErasure.Erasure>() {
+        });
+        roundTrip(Contracts.HOOK_ERASED, new TypeReference<HookErasure.Erased>() {
         });
         roundTrip(Contracts.MANAGEMENT_ACCOUNT, new TypeReference<ManagementInternal.Account>() {
         });

@@ -35,6 +35,10 @@ public final class Contracts {
     public static final String MANAGEMENT_ACCOUNT = "management-account.json";
     /** management-service's {@code GET /internal/v1/revocations}, as upload-service polls it. */
     public static final String MANAGEMENT_REVOCATIONS = "management-revocations.json";
+    /** upload-service's {@code POST /internal/v1/erasures} to hook-service: an upload user's messages. */
+    public static final String HOOK_ERASURE = "hook-erasure.json";
+    /** hook-service's answer to it: the rows removed, by table. */
+    public static final String HOOK_ERASED = "hook-erased.json";
 
     private Contracts() {
     }

@@ -81,6 +81,8 @@ public class PlatformStubs {
     public static final AtomicInteger REVOCATION_CALLS = new AtomicInteger();
     /** hook-service's erasure endpoint answers 503 while set. */
     public static volatile boolean erasureDown;
+    /** The erasure's answer as given (a recorded sample), instead of one removed history row per message named. */
+    public static volatile String erasureAnswer;
     static HttpServer server;
     static final ObjectMapper JSON = new ObjectMapper();
 
@@ -160,8 +162,11 @@ public class PlatformStubs {
             ERASURE_OPERATORS.add(operator == null ? "" : operator);
             ERASURES.add(body);
             int messages = JSON.readTree(body).path("message_ids").size();
-            JsonExchanges.respond(ex, 200, "{\"removed\":{\"delivery_queue\":0,\"delivery_history\":" + messages
-                    + ",\"delivery_attempt\":0,\"dead_letter\":0}}");
+            String answer = erasureAnswer;
+            JsonExchanges.respond(ex, 200, answer != null
+                    ? answer
+                    : "{\"removed\":{\"delivery_queue\":0,"
+                            + "\"delivery_history\":" + messages + ",\"delivery_attempt\":0,\"dead_letter\":0}}");
         }
     }
 

@@ -21,9 +21,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
+import com.convplatform.api.hook.HookErasure;
 import com.convplatform.support.audit.OperatorAudit;
 import com.convplatform.upload.config.UploadConfig;
-import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -32,6 +32,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * and key. Repeating a call removes nothing more, so a failure is retried.
  */
 @ApplicationScoped
+@RegisterForReflection(targets = HookErasure.Erased.class) // read with readEntity, which the build cannot see
 @Timeout(value = 30, unit = ChronoUnit.SECONDS)
 @Retry(maxRetries = 2, delay = 500, retryOn = {IOException.class, TimeoutException.class})
 public class HookErasures {
@@ -42,15 +43,7 @@ public class HookErasures {
     interface Api {
         @POST
         Response erase(@HeaderParam("Authorization") String authorization,
-                @HeaderParam(OperatorAudit.OPERATOR_HEADER) String operator, Erasure erasure);
-    }
-
-    record Erasure(@JsonProperty("account_id") String accountId,
-            @JsonProperty("message_ids") List<Long> messageIds) {
-    }
-
-    @RegisterForReflection
-    record Erased(Map<String, Integer> removed) {
+                @HeaderParam(OperatorAudit.OPERATOR_HEADER) String operator, HookErasure.Erasure erasure);
     }
 
     private final Api api;
@@ -66,12 +59,12 @@ public class HookErasures {
      * of {@code operator}, who asked for the erasure.
      */
     public int erase(String accountId, List<Long> messageIds, String operator) throws IOException {
-        try (Response r = api.erase(authorization, operator, new Erasure(accountId, messageIds))) {
+        try (Response r = api.erase(authorization, operator, new HookErasure.Erasure(accountId, messageIds))) {
             if (r.getStatus() != 200) {
                 throw new IOException("hook-service answered " + r.getStatus() + " to the erasure: "
                         + r.readEntity(String.class));
             }
-            Map<String, Integer> removed = r.readEntity(Erased.class).removed();
+            Map<String, Integer> removed = r.readEntity(HookErasure.Erased.class).removed();
             return removed == null ? 0 : removed.values().stream().mapToInt(Integer::intValue).sum();
         } catch (ProcessingException e) {
             throw new IOException("hook-service unreachable: " + e.getMessage(), e);
