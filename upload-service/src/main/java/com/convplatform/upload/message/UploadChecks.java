@@ -55,32 +55,45 @@ class UploadChecks {
             throw new ApiException(403, "BUSINESS_NOT_ALLOWED",
                     "business_id " + f.businessId + " does not belong to the account of this token");
         }
-        if (!messages.userRegistered(f.businessId, f.authId)) {
-            throw new ApiException(403, "USER_NOT_REGISTERED",
-                    "The user " + f.authId + " is not registered for business " + f.businessId);
-        }
-        if (size > config.maxFileBytes()) {
-            throw new ApiException(413, "FILE_TOO_LARGE", UploadResource.tooLarge(config.maxFileBytes()));
-        }
+        // Whether the user is registered is checked by the insert of the message (MessageRepository): asked here only
+        // when a later check refuses the upload, so that USER_NOT_REGISTERED keeps its place in the order.
         String name = sanitise(f.file.fileName());
         String ext = FileTypes.extension(name);
+        ApiException refusal = fileRefusal(f, type, size, ext);
+        if (refusal != null) {
+            throw messages.userRegistered(f.businessId, f.authId) ? refusal : notRegistered(f.businessId, f.authId);
+        }
+        return new Checked(type, body, name, FileTypes.CONTENT_TYPES.get(ext), size);
+    }
+
+    /** The refusal of a registered user's upload: 403 USER_NOT_REGISTERED. */
+    static ApiException notRegistered(String businessId, String authId) {
+        return new ApiException(403, "USER_NOT_REGISTERED",
+                "The user " + authId + " is not registered for business " + businessId);
+    }
+
+    /** The first of the checks on the file itself (size, extension, content) that refuses it, or null. */
+    private ApiException fileRefusal(UploadForm f, int type, long size, String ext) {
+        if (size > config.maxFileBytes()) {
+            return new ApiException(413, "FILE_TOO_LARGE", UploadResource.tooLarge(config.maxFileBytes()));
+        }
         List<String> allowed = type == FileTypes.IMAGE ? FileTypes.IMAGES : FileTypes.DOCUMENTS;
         if (!allowed.contains(ext)) {
             String kind = type == FileTypes.IMAGE ? "An image (message_type 1)" : "A document (message_type 52)";
             String last = allowed.get(allowed.size() - 1);
             String choices = "." + String.join(", .", allowed.subList(0, allowed.size() - 1)) + " or ." + last;
-            throw new ApiException(415, "UNSUPPORTED_FILE_TYPE", kind + " must be a " + choices + " file; got "
+            return new ApiException(415, "UNSUPPORTED_FILE_TYPE", kind + " must be a " + choices + " file; got "
                     + (ext.isEmpty() ? "a name without an extension" : "a ." + ext + " file"));
         }
         try {
             if (!FileTypes.contentMatches(ext, f.file.uploadedFile())) {
-                throw new ApiException(415, "CONTENT_MISMATCH",
+                return new ApiException(415, "CONTENT_MISMATCH",
                         "The file's content is not a ." + ext + " file; send the file under its real type");
             }
         } catch (IOException e) {
-            throw bad("UNREADABLE_FILE", "The uploaded file could not be read");
+            return bad("UNREADABLE_FILE", "The uploaded file could not be read");
         }
-        return new Checked(type, body, name, FileTypes.CONTENT_TYPES.get(ext), size);
+        return null;
     }
 
     static String sanitise(String name) {

@@ -82,7 +82,7 @@ public class UploadService {
     @PostConstruct
     void startWriter() {
         writer = new GroupCommit<>("upload-message-writer", 64,
-                uploads -> messages.recordAll(uploads, (u, messageId, at) -> event(u, messageId, at, fileUrl(u))));
+                uploads -> messages.recordAll(uploads, (u, messageId, at) -> event(json, u, messageId, at)));
     }
 
     @PreDestroy
@@ -114,15 +114,20 @@ public class UploadService {
             throw e;
         }
         return committed.whenComplete((event, failure) -> {
-            if (failure == null) {
+            if (failure == null && event != null) {
                 handOff.handOn(event);
                 (toRecord.type() == FileTypes.IMAGE ? imageUploads : documentUploads).increment();
                 bytesStored.increment(toRecord.size());
             } else {
                 removeStored(toRecord.fileId());
             }
-        }).thenApply(event -> new Logged(event.event().messageId(), toRecord.body(),
-                CREATED_AT.format(event.storedAt()), toRecord.type(), fileUrl(toRecord)));
+        }).thenApply(event -> {
+            if (event == null) {
+                throw refused(UploadChecks.notRegistered(toRecord.businessId(), toRecord.authId()));
+            }
+            return new Logged(event.event().messageId(), toRecord.body(), CREATED_AT.format(event.storedAt()),
+                    toRecord.type(), toRecord.fileUrl());
+        });
     }
 
     /** Removes a stored file whose message was not recorded; best effort. */
@@ -149,30 +154,22 @@ public class UploadService {
             throw new IllegalStateException("Storing the file failed", e);
         }
         return new ToRecord(caller, f.authId, f.businessId, ok.type(), ok.body(), fileId, ok.name(), ok.contentType(),
-                ok.size(), requestId, traceparent);
+                ok.size(), requestId, traceparent, config.publicBaseUrl() + "/files/" + fileId + "/" + ok.name());
     }
 
     record ToRecord(Caller caller, String authId, String businessId, int type, String body, String fileId, String name,
-            String contentType, long size, String requestId, String traceparent) {
-    }
-
-    private String fileUrl(ToRecord u) {
-        return config.publicBaseUrl() + "/files/" + u.fileId() + "/" + u.name();
+            String contentType, long size, String requestId, String traceparent, String fileUrl) {
     }
 
     /** The hand-off event (docs/contracts.md; platform-api's contract test holds its recorded JSON). */
-    IntakeEvent event(ToRecord u, long messageId, Instant createdAt, String fileUrl) {
-        return event(json, u, messageId, createdAt, fileUrl);
-    }
-
-    static IntakeEvent event(ObjectMapper json, ToRecord u, long messageId, Instant createdAt, String fileUrl) {
+    static IntakeEvent event(ObjectMapper json, ToRecord u, long messageId, Instant createdAt) {
         String kind = u.type() == FileTypes.IMAGE ? FileMessage.IMAGE : FileMessage.DOCUMENT;
         FileMessage.Body body = new FileMessage.Body(u.body(), kind,
-                new FileMessage.Data(List.of(), fileUrl, u.name()));
+                new FileMessage.Data(List.of(), u.fileUrl(), u.name()));
         try {
             return new IntakeEvent(u.requestId(), u.caller().accountId(), u.authId(), 0L,
                     json.writeValueAsString(body), messageId, "user", CREATED_AT.format(createdAt),
-                    new FileMessage.Metadata(u.businessId(), u.type(), fileUrl, u.contentType(), u.size()), null);
+                    new FileMessage.Metadata(u.businessId(), u.type(), u.fileUrl(), u.contentType(), u.size()), null);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Serialising the message body failed", e);
         }

@@ -32,7 +32,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 @ApplicationScoped
 public class UploadQuota {
     private static final Logger LOG = Logger.getLogger(UploadQuota.class);
-    private static final String RESERVE = "insert into upload_usage as u (account_id, day, bytes, uploads, minute,"
+    private static final String RELAXED = "set local synchronous_commit = off";
+    /** With its transaction's commit not waiting for the disk ({@link #relaxed}), in the same round trip. */
+    private static final String RESERVE = RELAXED
+            + "; insert into upload_usage as u (account_id, day, bytes, uploads, minute,"
             + " minute_uploads) values (?, ?, ?, 1, ?, 1) on conflict (account_id, day) do update set"
             + " bytes = u.bytes + excluded.bytes, uploads = u.uploads + 1,"
             + " minute_uploads = case when u.minute = excluded.minute then u.minute_uploads + 1 else 1 end,"
@@ -94,7 +97,6 @@ public class UploadQuota {
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
             try {
-                relaxed(c);
                 try (PreparedStatement s = c.prepareStatement(RESERVE)) {
                     s.setString(1, account);
                     s.setObject(2, day);
@@ -102,9 +104,7 @@ public class UploadQuota {
                     s.setTimestamp(4, Timestamp.from(minute));
                     s.setLong(5, maxBytes);
                     s.setInt(6, perMinute);
-                    try (ResultSet r = s.executeQuery()) {
-                        reserved = r.next();
-                    }
+                    reserved = returnedRow(s);
                 }
                 c.commit();
             } catch (SQLException e) {
@@ -154,8 +154,20 @@ public class UploadQuota {
      */
     private static void relaxed(Connection c) throws SQLException {
         try (var s = c.createStatement()) {
-            s.execute("set local synchronous_commit = off");
+            s.execute(RELAXED);
         }
+    }
+
+    /** Whether the statement, after its leading {@code set local}, returned a row. */
+    private static boolean returnedRow(PreparedStatement s) throws SQLException {
+        for (boolean rows = s.execute(); rows || s.getUpdateCount() != -1; rows = s.getMoreResults()) {
+            if (rows) {
+                try (ResultSet r = s.getResultSet()) {
+                    return r.next();
+                }
+            }
+        }
+        throw new SQLException("The quota's reservation returned no result");
     }
 
     /** The account's use of its quotas today. Blocking. */

@@ -28,9 +28,9 @@ class HandOffContractTest {
     private static IntakeEvent recordedUpload() {
         Caller caller = new Caller("client-1", "0b7c6f1e-3a52-4d0e-9a7e-2f1c9d4e8a10", "1001");
         UploadService.ToRecord upload = new UploadService.ToRecord(caller, "u42", "1001", FileTypes.IMAGE,
-                "see attached", FILE_ID, "photo.png", "image/png", 2048, "4bf92f3577b34da6a3ce929d0e0e4736", null);
-        return UploadService.event(new ObjectMapper(), upload, 4711, Instant.parse("2026-11-22T10:00:00.123Z"),
+                "see attached", FILE_ID, "photo.png", "image/png", 2048, "4bf92f3577b34da6a3ce929d0e0e4736", null,
                 "https://files.example.com/files/" + FILE_ID + "/photo.png");
+        return UploadService.event(new ObjectMapper(), upload, 4711, Instant.parse("2026-11-22T10:00:00.123Z"));
     }
 
     @Test

@@ -244,13 +244,22 @@ public class UploadTest {
     }
 
     @Test
-    void theBusinessMustBeTheTokensAndTheUserRegistered() {
+    void theBusinessMustBeTheTokensAndTheUserRegistered() throws Exception {
+        long before = storedFiles();
         refused(authed().multiPart("auth_id", "user42").multiPart("business_id", "2002")
                 .multiPart("message_type", "1").multiPart("file", "a.png", PNG, "image/png").post(PATH).then(), 403,
                 "BUSINESS_NOT_ALLOWED", "does not belong");
         refused(authed().multiPart("auth_id", "stranger").multiPart("business_id", "1001")
                 .multiPart("message_type", "1").multiPart("file", "a.png", PNG, "image/png").post(PATH).then(), 403,
                 "USER_NOT_REGISTERED", "not registered");
+        // the registration is checked by the message's insert; a refusal of the file itself does not come first
+        refused(authed().multiPart("auth_id", "stranger").multiPart("business_id", "1001")
+                .multiPart("message_type", "1").multiPart("file", "setup.exe", ELF, "application/octet-stream")
+                .post(PATH).then(), 403, "USER_NOT_REGISTERED", "not registered");
+        refused(authed().multiPart("auth_id", "stranger").multiPart("business_id", "1001")
+                .multiPart("message_type", "1").multiPart("file", "cute.jpg", ELF, "image/jpeg").post(PATH).then(),
+                403, "USER_NOT_REGISTERED", "not registered");
+        assertEquals(before, storedFiles(), "a refused upload left a file behind");
     }
 
     @Test
