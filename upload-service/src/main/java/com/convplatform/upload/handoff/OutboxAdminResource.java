@@ -60,7 +60,7 @@ public class OutboxAdminResource {
     @APIResponse(responseCode = "400", description = "UNKNOWN_PARAMETER: this endpoint takes no parameters")
     public OutboxBacklog backlog(@Context UriInfo uri) {
         QueryParameters.onlyKnown(uri.getQueryParameters(), Set.of());
-        OutboxWatch.Oldest oldest = watch.oldest();
+        OutboxRepository.Oldest oldest = watch.oldest();
         Duration age = oldest.age(clock.instant());
         return new OutboxBacklog(oldest.count(), oldest.since(), age.toSeconds(), stuckAfter.toString(),
                 stuckAfter.toSeconds(), age.compareTo(stuckAfter) > 0);

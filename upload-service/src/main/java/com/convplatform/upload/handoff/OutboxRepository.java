@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -166,6 +167,43 @@ public class OutboxRepository {
                     ResultSet r = s.executeQuery()) {
                 r.next();
                 return r.getLong(1);
+            }
+        });
+    }
+
+    /** How many events wait, and when the oldest one's message was logged (null when none). */
+    public record Oldest(long count, Instant since) {
+        /** How long the oldest has waited at {@code now}; zero when none waits. */
+        public Duration age(Instant now) {
+            return since == null || since.isAfter(now) ? Duration.ZERO : Duration.between(since, now);
+        }
+    }
+
+    /** The outbox's size and its oldest event's time (an event's wait starts when its message was logged). */
+    Oldest oldest() {
+        return LocalTransaction.run(dataSource, "Reading the outbox's oldest event", c -> {
+            try (PreparedStatement q = c.prepareStatement("select count(*), min(stored_at) from hook_outbox");
+                    ResultSet r = q.executeQuery()) {
+                r.next();
+                OffsetDateTime since = r.getObject(2, OffsetDateTime.class);
+                return new Oldest(r.getLong(1), since == null ? null : since.toInstant());
+            }
+        });
+    }
+
+    /** A waiting event's failed posts so far and the last one's error (null when it has none). */
+    record Failure(int attempts, String lastError) {
+    }
+
+    /** The failures of the event stored at {@code since} that has been tried most; empty when none is left. */
+    Optional<Failure> oldestFailure(Instant since) {
+        return LocalTransaction.run(dataSource, "Reading the oldest event's failures", c -> {
+            try (PreparedStatement q = c.prepareStatement("select attempts, last_error from hook_outbox"
+                    + " where stored_at = ? order by attempts desc limit 1")) {
+                q.setObject(1, utc(since));
+                try (ResultSet r = q.executeQuery()) {
+                    return r.next() ? Optional.of(new Failure(r.getInt(1), r.getString(2))) : Optional.empty();
+                }
             }
         });
     }

@@ -1,16 +1,8 @@
 package com.convplatform.upload.handoff;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-
-import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -29,19 +21,15 @@ import io.quarkus.scheduler.Scheduled;
 @Startup // the gauge is there from the start
 public class OutboxWatch {
     private static final Logger LOG = Logger.getLogger(OutboxWatch.class);
-    /** An event's wait starts when its message was logged. */
-    private static final String OLDEST = "select count(*), min(stored_at) from hook_outbox";
-    private static final String OLDEST_ERROR = "select last_error, attempts from hook_outbox where stored_at = ?"
-            + " order by attempts desc limit 1";
 
-    private final DataSource dataSource;
+    private final OutboxRepository outbox;
     private final Clock clock;
     private final Duration stuckAfter;
     private final WarningPace warnings = new WarningPace(Duration.ofMinutes(1));
     private boolean stuck;
 
-    public OutboxWatch(DataSource dataSource, Clock clock, UploadConfig config, MeterRegistry metrics) {
-        this.dataSource = dataSource;
+    public OutboxWatch(OutboxRepository outbox, Clock clock, UploadConfig config, MeterRegistry metrics) {
+        this.outbox = outbox;
         this.clock = clock;
         this.stuckAfter = config.outbox().stuckAfter();
         Gauge.builder("upload.outbox.oldest.age", this, w -> w.oldest().age(w.clock.instant()).toMillis() / 1000.0)
@@ -50,29 +38,15 @@ public class OutboxWatch {
                 .register(metrics);
     }
 
-    /** How many events wait, and when the oldest one's message was logged (null when none). */
-    record Oldest(long count, Instant since) {
-        Duration age(Instant now) {
-            return since == null || since.isAfter(now) ? Duration.ZERO : Duration.between(since, now);
-        }
-    }
-
-    Oldest oldest() {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement q = c.prepareStatement(OLDEST);
-                ResultSet r = q.executeQuery()) {
-            r.next();
-            OffsetDateTime since = r.getObject(2, OffsetDateTime.class);
-            return new Oldest(r.getLong(1), since == null ? null : since.toInstant());
-        } catch (SQLException e) {
-            throw new IllegalStateException("Reading the outbox's oldest event failed", e);
-        }
+    /** How many events wait, and when the oldest one's message was logged. */
+    OutboxRepository.Oldest oldest() {
+        return outbox.oldest();
     }
 
     @Scheduled(every = "${upload.outbox.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     synchronized void check() {
         Instant now = clock.instant();
-        Oldest oldest;
+        OutboxRepository.Oldest oldest;
         try {
             oldest = oldest();
         } catch (RuntimeException e) {
@@ -102,17 +76,10 @@ public class OutboxWatch {
 
     /** The oldest event's attempts and last error, as a clause of the warning. */
     private String lastError(Instant since) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(OLDEST_ERROR)) {
-            q.setObject(1, OffsetDateTime.ofInstant(since, ZoneOffset.UTC));
-            try (ResultSet r = q.executeQuery()) {
-                if (!r.next()) {
-                    return "";
-                }
-                String error = r.getString(1);
-                return "; " + r.getInt(2) + " failed posts of it so far"
-                        + (error == null ? "" : ", last: " + error);
-            }
-        } catch (SQLException e) {
+        try {
+            return outbox.oldestFailure(since).map(f -> "; " + f.attempts() + " failed posts of it so far"
+                    + (f.lastError() == null ? "" : ", last: " + f.lastError())).orElse("");
+        } catch (RuntimeException e) {
             return "";
         }
     }
