@@ -274,7 +274,6 @@ public class DeliveryWorker {
         }
     }
 
-    /** Once more if that fails; then the lease's end brings it back. */
     /**
      * Hands the outcome to the recorder and returns at once: the sender and its endpoint's turn are free for the next
      * delivery while the outcome's transaction commits (waiting for each commit held both for its WAL flush, which
