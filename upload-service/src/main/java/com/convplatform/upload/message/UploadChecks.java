@@ -66,7 +66,7 @@ class UploadChecks {
         return new Checked(type, body, name, FileTypes.CONTENT_TYPES.get(ext), size);
     }
 
-    /** The refusal of a registered user's upload: 403 USER_NOT_REGISTERED. */
+    /** The refusal of an upload whose user is not registered for the business: 403 USER_NOT_REGISTERED. */
     static ApiException notRegistered(String businessId, String authId) {
         return new ApiException(403, "USER_NOT_REGISTERED",
                 "The user " + authId + " is not registered for business " + businessId);
