@@ -23,7 +23,7 @@ import com.convplatform.support.Roles;
 import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** The operator API: the hand-off outbox's backlog, as {@link OutboxWatch} reads it. */
+/** The operator API: the hand-off outbox's backlog, as {@link OutboxWatch}'s gauge reads it. */
 @Path("/admin/v1/outbox")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)
@@ -43,12 +43,12 @@ public class OutboxAdminResource {
                     + " the runbook UploadOutboxNotMoving in docs/operations.md", example = "true") boolean stuck) {
     }
 
-    private final OutboxWatch watch;
+    private final OutboxRepository outbox;
     private final Clock clock;
     private final Duration stuckAfter;
 
-    public OutboxAdminResource(OutboxWatch watch, Clock clock, UploadConfig config) {
-        this.watch = watch;
+    public OutboxAdminResource(OutboxRepository outbox, Clock clock, UploadConfig config) {
+        this.outbox = outbox;
         this.clock = clock;
         this.stuckAfter = config.outbox().stuckAfter();
     }
@@ -60,7 +60,7 @@ public class OutboxAdminResource {
     @APIResponse(responseCode = "400", description = "UNKNOWN_PARAMETER: this endpoint takes no parameters")
     public OutboxBacklog backlog(@Context UriInfo uri) {
         QueryParameters.onlyKnown(uri.getQueryParameters(), Set.of());
-        OutboxRepository.Oldest oldest = watch.oldest();
+        OutboxRepository.Oldest oldest = outbox.oldest();
         Duration age = oldest.age(clock.instant());
         return new OutboxBacklog(oldest.count(), oldest.since(), age.toSeconds(), stuckAfter.toString(),
                 stuckAfter.toSeconds(), age.compareTo(stuckAfter) > 0);

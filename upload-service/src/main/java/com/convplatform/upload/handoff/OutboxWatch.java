@@ -32,15 +32,11 @@ public class OutboxWatch {
         this.outbox = outbox;
         this.clock = clock;
         this.stuckAfter = config.outbox().stuckAfter();
-        Gauge.builder("upload.outbox.oldest.age", this, w -> w.oldest().age(w.clock.instant()).toMillis() / 1000.0)
+        Gauge.builder("upload.outbox.oldest.age", this,
+                w -> w.outbox.oldest().age(w.clock.instant()).toMillis() / 1000.0)
                 .baseUnit("seconds").description("How long the oldest event not yet accepted by hook-service has"
                         + " waited (0: the outbox is empty)")
                 .register(metrics);
-    }
-
-    /** How many events wait, and when the oldest one's message was logged. */
-    OutboxRepository.Oldest oldest() {
-        return outbox.oldest();
     }
 
     @Scheduled(every = "${upload.outbox.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
@@ -48,7 +44,7 @@ public class OutboxWatch {
         Instant now = clock.instant();
         OutboxRepository.Oldest oldest;
         try {
-            oldest = oldest();
+            oldest = outbox.oldest();
         } catch (RuntimeException e) {
             LOG.debugf("Outbox not checked: %s", e.getMessage()); // a database outage: readiness reports it
             return;
