@@ -8,6 +8,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -80,8 +81,7 @@ class MessageRepository {
                 }
             }
             List<OutboxRepository.ToHandOn> out = new ArrayList<>(ids.size());
-            int next = 0;
-            for (int i = 0; i < uploads.size(); i++) {
+            for (int i = 0, next = 0; i < uploads.size(); i++) {
                 if (inserted[i] > 0) {
                     if (next == ids.size()) {
                         throw new IllegalStateException("The database returned fewer message ids than rows");
@@ -90,11 +90,10 @@ class MessageRepository {
                             uploads.get(i).traceparent(), now));
                 }
             }
-            List<Claimed> written = outbox.insertClaimed(c, out);
+            Iterator<Claimed> written = outbox.insertClaimed(c, out).iterator();
             List<Claimed> result = new ArrayList<>(uploads.size());
-            int w = 0;
             for (int count : inserted) {
-                result.add(count > 0 ? written.get(w++) : null);
+                result.add(count > 0 ? written.next() : null);
             }
             return result;
         });
