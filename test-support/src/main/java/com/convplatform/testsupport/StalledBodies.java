@@ -20,6 +20,8 @@ import java.util.Map;
  */
 public final class StalledBodies implements AutoCloseable {
     private final List<Socket> sockets = new ArrayList<>();
+    /** The status line each connection has been answered with so far, by index in {@link #sockets}; null for none. */
+    private final List<String> answers = new ArrayList<>();
 
     private StalledBodies() {
     }
@@ -54,6 +56,7 @@ public final class StalledBodies implements AutoCloseable {
             o.write(body);
             o.flush();
             out.sockets.add(s);
+            out.answers.add(null);
         }
         return out;
     }
@@ -66,33 +69,59 @@ public final class StalledBodies implements AutoCloseable {
     /** Closes the last {@code n} connections opened at once, as clients that gave up would. */
     public void giveUp(int n) throws IOException {
         for (int i = 0; i < n && !sockets.isEmpty(); i++) {
+            answers.remove(sockets.size() - 1);
             Socket s = sockets.remove(sockets.size() - 1);
             s.setSoLinger(true, 0); // a reset, as a client killed mid-request sends
             s.close();
         }
     }
 
+    /**
+     * How many connections have been answered {@code statusLine} so far, without waiting: a test asserts with it what
+     * the service did while the bodies stalled (e.g. that none has reached its deadline yet), by the order of events,
+     * not by time.
+     */
+    public long answeredSoFar(String statusLine) throws IOException {
+        long n = 0;
+        for (int i = 0; i < sockets.size(); i++) {
+            if (answers.get(i) == null && sockets.get(i).getInputStream().available() > 0) {
+                answers.set(i, statusLine(sockets.get(i), 1_000));
+            }
+            n += statusLine.equals(answers.get(i)) ? 1 : 0;
+        }
+        return n;
+    }
+
     /** The status line each remaining connection got within {@code timeoutMillis} in all (null for none by then). */
     public List<String> statusLines(int timeoutMillis) throws IOException {
         List<String> out = new ArrayList<>();
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-        for (Socket s : sockets) {
-            s.setSoTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-            InputStream in = s.getInputStream();
-            StringBuilder line = new StringBuilder();
-            try {
-                int c;
-                while ((c = in.read()) >= 0 && c != '\n') {
-                    line.append((char) c);
-                }
-                out.add(line.length() == 0 ? null : line.toString().trim());
-            } catch (SocketTimeoutException e) {
-                out.add(null);
-            } catch (IOException e) {
-                out.add("closed: " + e.getMessage());
+        for (int i = 0; i < sockets.size(); i++) {
+            if (answers.get(i) == null) {
+                answers.set(i,
+                        statusLine(sockets.get(i), (int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
             }
+            out.add(answers.get(i));
         }
         return out;
+    }
+
+    /** The connection's status line, read within {@code timeoutMillis}; null for none by then. */
+    private static String statusLine(Socket s, int timeoutMillis) throws IOException {
+        s.setSoTimeout(timeoutMillis);
+        InputStream in = s.getInputStream();
+        StringBuilder line = new StringBuilder();
+        try {
+            int c;
+            while ((c = in.read()) >= 0 && c != '\n') {
+                line.append((char) c);
+            }
+            return line.length() == 0 ? null : line.toString().trim();
+        } catch (SocketTimeoutException e) {
+            return null;
+        } catch (IOException e) {
+            return "closed: " + e.getMessage();
+        }
     }
 
     @Override
@@ -101,5 +130,6 @@ public final class StalledBodies implements AutoCloseable {
             s.close();
         }
         sockets.clear();
+        answers.clear();
     }
 }

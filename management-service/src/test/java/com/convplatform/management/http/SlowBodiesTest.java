@@ -3,7 +3,6 @@ package com.convplatform.management.http;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.PrivateKey;
 import java.time.Instant;
@@ -28,12 +27,13 @@ import io.restassured.http.ContentType;
 /**
  * Issue 39's high finding: bodies that declare 20 KB more than they send and stall, 300 of them from ten addresses,
  * against the signed API (public, read before anything is verified). They hold no worker thread: a valid signed token
- * request meanwhile answers within one second; the clients that give up cost no ERROR and no 500; the others are
- * answered 408 BODY_TIMEOUT at the deadline (platform.http.body-deadline, 5 s in the test profile).
+ * request meanwhile answers before any of them reaches its deadline; the clients that give up cost no ERROR and no 500;
+ * the others are answered 408 BODY_TIMEOUT at the deadline (platform.http.body-deadline, 5 s in the test profile).
  */
 @QuarkusTest
 @QuarkusTestResource(ClientPkiResource.class)
 class SlowBodiesTest {
+    private static final String TIMED_OUT = "HTTP/1.1 408 Request Timeout";
     private static final String TOKEN = "/platform/management/token/issue/";
 
     @ConfigProperty(name = "quarkus.http.test-port")
@@ -49,15 +49,17 @@ class SlowBodiesTest {
                 StalledBodies stalled = StalledBodies.open(port, TOKEN,
                         Map.of("Content-Type", "application/json", "Signature", "AAAA"), 300, 20_000, 30)) {
             for (int i = 0; i < 5; i++) {
-                long start = System.nanoTime();
                 valid(client, key, chain);
-                long ms = (System.nanoTime() - start) / 1_000_000;
-                assertTrue(ms < 1000, "a valid token request took " + ms + " ms among 300 stalled bodies");
             }
+            // Answered while every stalled body still waits for its deadline: none needed a worker or a slot that only
+            // the deadline frees. An order of events, not a bound on time (a bound of one second failed on a machine
+            // under a load of 10-19).
+            assertEquals(0, stalled.answeredSoFar(TIMED_OUT),
+                    "a valid token request waited for the stalled bodies' deadline");
             stalled.giveUp(150);
             List<String> answers = stalled.statusLines(15_000);
             assertEquals(150, answers.size());
-            answers.forEach(line -> assertEquals("HTTP/1.1 408 Request Timeout", line));
+            answers.forEach(line -> assertEquals(TIMED_OUT, line));
             assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
         }
         given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200)
