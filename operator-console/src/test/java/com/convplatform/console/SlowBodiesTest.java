@@ -21,7 +21,6 @@ import io.quarkus.test.junit.QuarkusTest;
  */
 @QuarkusTest
 class SlowBodiesTest {
-    private static final String TIMED_OUT = "HTTP/1.1 408 Request Timeout";
     @ConfigProperty(name = "quarkus.http.test-port")
     int port;
 
@@ -48,11 +47,12 @@ class SlowBodiesTest {
                 String session = ConsoleSecurityTest.signIn("alice");
                 given().cookie("quarkus-credential", session).get("/accounts").then().statusCode(200);
             }
-            assertEquals(0, stalled.answeredSoFar(TIMED_OUT), "a page waited for the stalled bodies' deadline");
+            assertEquals(0, stalled.answeredSoFar(StalledBodies.TIMED_OUT),
+                    "a page waited for the stalled bodies' deadline");
             stalled.giveUp(150);
             List<String> answers = stalled.statusLines(15_000);
             assertEquals(150, answers.size());
-            answers.forEach(line -> assertEquals(TIMED_OUT, line));
+            answers.forEach(line -> assertEquals(StalledBodies.TIMED_OUT, line));
             assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the console");
         }
     }

@@ -19,6 +19,8 @@ import java.util.Map;
  * them all), as a slow-body attack from many addresses would be.
  */
 public final class StalledBodies implements AutoCloseable {
+    /** The answer a stalled body gets at its deadline (the services' body deadline, HTTP/1.1). */
+    public static final String TIMED_OUT = "HTTP/1.1 408 Request Timeout";
     private final List<Socket> sockets = new ArrayList<>();
     /** The status line each connection has been answered with so far, by index in {@link #sockets}; null for none. */
     private final List<String> answers = new ArrayList<>();

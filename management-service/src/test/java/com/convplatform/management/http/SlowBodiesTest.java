@@ -33,7 +33,6 @@ import io.restassured.http.ContentType;
 @QuarkusTest
 @QuarkusTestResource(ClientPkiResource.class)
 class SlowBodiesTest {
-    private static final String TIMED_OUT = "HTTP/1.1 408 Request Timeout";
     private static final String TOKEN = "/platform/management/token/issue/";
 
     @ConfigProperty(name = "quarkus.http.test-port")
@@ -54,12 +53,12 @@ class SlowBodiesTest {
             // Answered while every stalled body still waits for its deadline: none needed a worker or a slot that only
             // the deadline frees. An order of events, not a bound on time (a bound of one second failed on a machine
             // under a load of 10-19).
-            assertEquals(0, stalled.answeredSoFar(TIMED_OUT),
+            assertEquals(0, stalled.answeredSoFar(StalledBodies.TIMED_OUT),
                     "a valid token request waited for the stalled bodies' deadline");
             stalled.giveUp(150);
             List<String> answers = stalled.statusLines(15_000);
             assertEquals(150, answers.size());
-            answers.forEach(line -> assertEquals(TIMED_OUT, line));
+            answers.forEach(line -> assertEquals(StalledBodies.TIMED_OUT, line));
             assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
         }
         given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200)

@@ -37,7 +37,6 @@ import io.restassured.http.ContentType;
 @QuarkusTest
 @QuarkusTestResource(PlatformStubsResource.class)
 class SlowBodiesTest {
-    private static final String TIMED_OUT = "HTTP/1.1 408 Request Timeout";
     private static final String OTHER_TENANT = PlatformStubs.token(PlatformStubs.KEY, PlatformStubs.KID, "ES256",
             Map.of("client_id", "client-2", "sub", "client-2", "account_id", "account-2", "business_id", "1002", "jti",
                     "slow-bodies-other"));
@@ -66,14 +65,14 @@ class SlowBodiesTest {
             // Answered while every stalled body still waits for its deadline: none needed a worker or a slot that only
             // the deadline frees. An order of events, not a bound on time (a bound of one second failed on a machine
             // under a load of 10-19).
-            assertEquals(0, stalled.answeredSoFar(TIMED_OUT),
+            assertEquals(0, stalled.answeredSoFar(StalledBodies.TIMED_OUT),
                     "another tenant's uploads waited for the stalled bodies' deadline");
             stalled.giveUp(150);
             List<String> answers = stalled.statusLines(20_000);
             assertEquals(150, answers.size());
-            answers.forEach(line -> assertTrue(TIMED_OUT.equals(line)
+            answers.forEach(line -> assertTrue(StalledBodies.TIMED_OUT.equals(line)
                     || "HTTP/1.1 429 Too Many Requests".equals(line), "answered " + line));
-            assertTrue(answers.contains(TIMED_OUT), "no body was read until its deadline");
+            assertTrue(answers.contains(StalledBodies.TIMED_OUT), "no body was read until its deadline");
             assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
         }
         given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).body(not(Matchers.matchesPattern(
