@@ -107,20 +107,19 @@ public class UploadBody {
                     }
                     long bytes = declaredLength(ctx);
                     boolean declared = ctx.request().getHeader(HttpHeaderNames.CONTENT_LENGTH) != null;
-                    context.<UploadQuota.Reservation>executeBlocking(() -> quota.reserve(account, bytes, declared),
-                            false)
-                            .onComplete(reserved -> {
-                                if (reserved.failed()) {
-                                    refuse(ctx, reserved.cause() instanceof ApiException refusal
+                    quota.reserve(account, bytes, declared).whenComplete((reserved, failure) -> context
+                            .runOnContext(next -> {
+                                if (failure != null) {
+                                    refuse(ctx, failure instanceof ApiException refusal
                                             ? refusal
-                                            : quotaUnavailable(reserved.cause()));
+                                            : quotaUnavailable(failure));
                                 } else if (ctx.response().closed()) { // gone meanwhile: no end handler would fire
-                                    giveBack(ctx, reserved.result());
+                                    giveBack(ctx, reserved);
                                 } else {
-                                    ctx.addEndHandler(ended -> giveBack(ctx, reserved.result()));
+                                    ctx.addEndHandler(ended -> giveBack(ctx, reserved));
                                     read(ctx, body);
                                 }
-                            });
+                            }));
                 }
             }), failure -> context.runOnContext(v -> ctx.next()));
         }).handler(ctx -> {

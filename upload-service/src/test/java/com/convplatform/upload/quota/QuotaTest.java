@@ -13,7 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,6 +53,9 @@ class QuotaTest {
                     String.valueOf(PER_DAY));
         }
     }
+
+    @Inject
+    UploadQuota quota;
 
     @BeforeEach
     void user() {
@@ -135,6 +142,58 @@ class QuotaTest {
                         "image/png")
                 .post(PATH).then().statusCode(429).body("error_code", equalTo("QUOTA_EXCEEDED"))
                 .body("error_message", containsString("declares no length"));
+    }
+
+    /**
+     * The reservations that arrive together (one group commit) get what asking one at a time would give them: an
+     * account's asks in one statement when together they fit, else one by one; at the quotas' exact edges.
+     */
+    @Test
+    void asksThatArriveTogetherGetWhatAskingOneAtATimeWouldGet() {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            String rate = "quota-together-" + System.nanoTime();
+            String other = "quota-together-other-" + System.nanoTime();
+            String bytes = "quota-together-bytes-" + System.nanoTime();
+            Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+            List<UploadQuota.Answer> two = quota.reserveAll(List.of(ask(rate, 500), ask(rate, 600)));
+            // two of three used: two more together would be four, so the first is taken and the second refused
+            List<UploadQuota.Answer> three = quota.reserveAll(List.of(ask(rate, 700), ask(other, 900), ask(rate, 800)));
+            // 21,000 bytes together are over the day's 20,000: one by one, the first is taken
+            List<UploadQuota.Answer> over = quota.reserveAll(List.of(ask(bytes, 15_000), ask(bytes, 6_000)));
+            // exactly what is left of the day (5,000) and of the minute (two uploads), together
+            List<UploadQuota.Answer> edge = quota.reserveAll(List.of(ask(bytes, 3_000), ask(bytes, 2_000)));
+            if (!Instant.now().truncatedTo(ChronoUnit.MINUTES).equals(minute)) {
+                continue; // the minute turned during the sequence: its count started again; once more
+            }
+            assertEquals(List.of(500L, 600L), granted(two));
+            assertEquals(Arrays.asList(700L, 900L, null), granted(three));
+            assertTrue(three.get(2).refusal().getMessage().contains(PER_MINUTE + " uploads this minute"),
+                    three.get(2).refusal().getMessage());
+            assertEquals(Arrays.asList(15_000L, null), granted(over));
+            assertTrue(over.get(1).refusal().getMessage().contains("has uploaded 15000 of its 20000 bytes today"),
+                    over.get(1).refusal().getMessage());
+            assertEquals(List.of(3_000L, 2_000L), granted(edge));
+            use(rate).body("bytes", equalTo(1_800)).body("uploads", equalTo(3)).body("uploads_this_minute",
+                    equalTo(3));
+            use(other).body("bytes", equalTo(900)).body("uploads", equalTo(1));
+            use(bytes).body("bytes", equalTo(20_000)).body("uploads", equalTo(3));
+            return;
+        }
+        throw new AssertionError("the minute turned during each of three sequences");
+    }
+
+    private static UploadQuota.Ask ask(String account, long bytes) {
+        return new UploadQuota.Ask(account, bytes, true);
+    }
+
+    /** The bytes each answer reserved; null for a refusal. */
+    private static List<Long> granted(List<UploadQuota.Answer> answers) {
+        return answers.stream().map(a -> a.reservation() == null ? null : a.reservation().bytes()).toList();
+    }
+
+    private static io.restassured.response.ValidatableResponse use(String account) {
+        return given().header("Authorization", "Bearer test-operator-key").get("/admin/v1/quotas/" + account).then()
+                .statusCode(200);
     }
 
     @Test
