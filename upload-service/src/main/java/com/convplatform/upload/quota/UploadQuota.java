@@ -132,8 +132,14 @@ public class UploadQuota {
                             + " of " + maxBytes + " bytes; send it with its length",
                     secondsToNextDay(clock.instant())));
         }
+        CompletableFuture<Answer> asked;
+        try {
+            asked = reservations.submitAll(List.of(new Ask(account, bytes, declared))).get(0);
+        } catch (IllegalStateException stopped) { // the service is stopping: answered as the database's failure, 503
+            return CompletableFuture.failedFuture(stopped);
+        }
         CompletableFuture<Reservation> reserved = new CompletableFuture<>();
-        reservations.submitAll(List.of(new Ask(account, bytes, declared))).get(0).whenComplete((answer, failure) -> {
+        asked.whenComplete((answer, failure) -> {
             if (failure != null) {
                 reserved.completeExceptionally(failure);
             } else if (answer.refusal() != null) {
