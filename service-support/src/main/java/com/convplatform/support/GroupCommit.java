@@ -52,7 +52,19 @@ public final class GroupCommit<T, R> implements AutoCloseable {
 
     /** Writes the item in the next batch; its result, or its own failure unchanged. */
     public R submit(T item) {
-        return await(submitAll(List.of(item)).get(0));
+        return await(queue(item));
+    }
+
+    /**
+     * Queues the item without waiting; its result completes once its batch has returned. Once closed, it fails at once
+     * (IllegalStateException), so that a caller that does not wait needs no path of its own for a writer that stopped.
+     */
+    public CompletableFuture<R> queue(T item) {
+        try {
+            return submitAll(List.of(item)).get(0);
+        } catch (IllegalStateException closed) {
+            return CompletableFuture.failedFuture(closed);
+        }
     }
 
     /** Queues the items together, in order; each one's result completes once its batch has returned. */

@@ -191,5 +191,10 @@ class GroupCommitTest {
         commit.close();
         assertEquals(List.of(7), written);
         assertThrows(IllegalStateException.class, () -> commit.submit(8));
+        // a caller that does not wait gets the refusal as its result's failure, never thrown at it
+        java.util.concurrent.CompletableFuture<Integer> queued = commit.queue(9);
+        assertTrue(queued.isCompletedExceptionally());
+        assertThrows(java.util.concurrent.ExecutionException.class, queued::get);
+        assertEquals(List.of(7), written);
     }
 }

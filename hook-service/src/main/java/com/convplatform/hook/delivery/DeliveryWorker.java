@@ -281,21 +281,17 @@ public class DeliveryWorker {
      * too, the lease's end brings the delivery back.
      */
     private void record(DeliveryStore.Recorded r) {
-        recorder.submitAll(List.of(r)).get(0).whenComplete((done, first) -> {
+        recorder.queue(r).whenComplete((done, first) -> {
             if (first != null) {
                 LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", r.claimed().attempt(),
                         r.claimed().id());
-                try {
-                    recorder.submitAll(List.of(r)).get(0).whenComplete((again, second) -> {
-                        if (second != null) {
-                            LOG.warnf("Recording attempt %d of %s failed (%s); the delivery is attempted again once its"
-                                    + " lease ends", r.claimed().attempt(), r.claimed().id(), second.toString());
-                        }
-                    });
-                } catch (IllegalStateException closed) {
-                    LOG.warnf("Attempt %d of %s not recorded (stopping); the delivery is attempted again once its lease"
-                            + " ends", r.claimed().attempt(), r.claimed().id());
-                }
+                // a recorder that stopped (the service is stopping) fails it again at once: "closed" in the warning
+                recorder.queue(r).whenComplete((again, second) -> {
+                    if (second != null) {
+                        LOG.warnf("Recording attempt %d of %s failed (%s); the delivery is attempted again once its"
+                                + " lease ends", r.claimed().attempt(), r.claimed().id(), second.toString());
+                    }
+                });
             }
         });
     }

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.annotation.PostConstruct;
@@ -106,14 +105,7 @@ public class UploadService {
     }
 
     private CompletionStage<Logged> record(ToRecord toRecord) {
-        CompletableFuture<Claimed> committed;
-        try {
-            committed = writer.submitAll(List.of(toRecord)).get(0);
-        } catch (RuntimeException e) {
-            removeStored(toRecord.fileId());
-            throw e;
-        }
-        return committed.whenComplete((event, failure) -> {
+        return writer.queue(toRecord).whenComplete((event, failure) -> {
             if (failure == null && event != null) {
                 handOff.handOn(event);
                 (toRecord.type() == FileTypes.IMAGE ? imageUploads : documentUploads).increment();

@@ -34,7 +34,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Per-account upload quotas (README, Quotas): bytes a UTC day and uploads a minute. An upload reserves its declared
- * length (the body limit when it declares none) and one upload of the minute in one statement, before its body is read,
+ * length (the body limit when it declares none) and one upload of the minute in a statement, before its body is read,
  * so that every replica counts against the same row and nothing over the quota is ever read; what an upload did not
  * use (refused, failed, or shorter than reserved) is given back when it has been answered. The reservations that arrive
  * together share one transaction ({@link GroupCommit}), and an account's share one statement when together they fit:
@@ -132,14 +132,9 @@ public class UploadQuota {
                             + " of " + maxBytes + " bytes; send it with its length",
                     secondsToNextDay(clock.instant())));
         }
-        CompletableFuture<Answer> asked;
-        try {
-            asked = reservations.submitAll(List.of(new Ask(account, bytes, declared))).get(0);
-        } catch (IllegalStateException stopped) { // the service is stopping: answered as the database's failure, 503
-            return CompletableFuture.failedFuture(stopped);
-        }
+        // a writer that stopped (the service is stopping) fails the ask: answered as the database's failure, 503
         CompletableFuture<Reservation> reserved = new CompletableFuture<>();
-        asked.whenComplete((answer, failure) -> {
+        reservations.queue(new Ask(account, bytes, declared)).whenComplete((answer, failure) -> {
             if (failure != null) {
                 reserved.completeExceptionally(failure);
             } else if (answer.refusal() != null) {
