@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -192,9 +194,9 @@ class GroupCommitTest {
         assertEquals(List.of(7), written);
         assertThrows(IllegalStateException.class, () -> commit.submit(8));
         // a caller that does not wait gets the refusal as its result's failure, never thrown at it
-        java.util.concurrent.CompletableFuture<Integer> queued = commit.queue(9);
+        CompletableFuture<Integer> queued = commit.queue(9);
         assertTrue(queued.isCompletedExceptionally());
-        assertThrows(java.util.concurrent.ExecutionException.class, queued::get);
+        assertThrows(ExecutionException.class, queued::get);
         assertEquals(List.of(7), written);
     }
 }
