@@ -72,15 +72,18 @@ class LeaseQueueTest {
         }
     }
 
-    private static String plan() throws Exception {
+    /** The plan of {@code statement} as the lease engine sends it: behind the plan guard, in one round trip. */
+    private static String plan(String statement, Binder binder) throws Exception {
+        return plan(LeaseQueue.guarded("explain (costs off) " + statement), binder, true);
+    }
+
+    private static String plan(String sql, Binder binder, boolean guarded) throws Exception {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
-            LeaseQueue.guardPlans(c);
-            try (PreparedStatement s = c.prepareStatement("explain (costs off) " + QUEUE.claimStatement())) {
-                OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-                LocalTransaction.bind(s, now, now, 32, "x:1", now.plusMinutes(1));
+            try (PreparedStatement s = c.prepareStatement(sql)) {
+                binder.bind(c, s);
                 StringBuilder out = new StringBuilder();
-                try (ResultSet r = s.executeQuery()) {
+                try (ResultSet r = guarded ? LeaseQueue.guardedQuery(s) : s.executeQuery()) {
                     while (r.next()) {
                         out.append(r.getString(1)).append('\n');
                     }
@@ -91,16 +94,27 @@ class LeaseQueueTest {
         }
     }
 
+    private interface Binder {
+        void bind(Connection c, PreparedStatement s) throws Exception;
+    }
+
+    private static String claimPlan() throws Exception {
+        return plan(QUEUE.claimStatement(), (c, s) -> {
+            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+            LocalTransaction.bind(s, now, now, 32, "x:1", now.plusMinutes(1));
+        });
+    }
+
     @Test
     void theClaimReadsTheDueIndexInOrderWith100RowsOr200000AndNoStatistics() throws Exception {
         try (Connection c = dataSource.getConnection()) {
             c.createStatement().execute("truncate work");
         }
         fill(100, false);
-        String small = plan();
+        String small = claimPlan();
         fill(200_000, false);
         fill(50_000, true);
-        String large = plan();
+        String large = claimPlan();
         for (String plan : List.of(small, large)) {
             assertTrue(plan.contains("Index Scan using work_due_idx on work"), plan);
             assertFalse(plan.contains("Seq Scan") || plan.contains("Sort") || plan.contains("Bitmap"), plan);
@@ -126,22 +140,13 @@ class LeaseQueueTest {
                 ids.add(r.getObject(1, UUID.class));
             }
         }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            LeaseQueue.guardPlans(c);
-            StringBuilder plan = new StringBuilder();
-            try (PreparedStatement s = c.prepareStatement("explain (costs off) " + QUEUE.removeStatement())) {
-                s.setArray(1, c.createArrayOf("uuid", ids.toArray()));
-                try (ResultSet r = s.executeQuery()) {
-                    while (r.next()) {
-                        plan.append(r.getString(1)).append('\n');
-                    }
-                }
-            }
-            c.rollback();
-            assertTrue(plan.toString().contains("Index Scan using work_pkey on work"), plan.toString());
-            assertFalse(plan.toString().contains("Seq Scan"), plan.toString());
-        }
+        Binder named = (c, s) -> s.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+        String plan = plan(QUEUE.removeStatement(), named);
+        assertTrue(plan.contains("Index Scan using work_pkey on work"), plan);
+        assertFalse(plan.contains("Seq Scan"), plan);
+        String unguarded = plan("explain (costs off) " + QUEUE.removeStatement(), named, false);
+        assertTrue(unguarded.contains("Seq Scan on work"), "without the guard, these statistics read the whole table: "
+                + unguarded);
         int removed = LocalTransaction.<Integer>run(dataSource, "removing", c -> QUEUE.remove(c, ids));
         assertEquals(40, removed);
         try (Connection c = dataSource.getConnection();

@@ -4,10 +4,8 @@ import static com.convplatform.hook.delivery.DeliveryStore.update;
 import static com.convplatform.hook.delivery.DeliveryStore.utc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Set;
 
 import jakarta.inject.Singleton;
 
@@ -27,6 +25,12 @@ class EndpointHealth {
     private static final String DISABLE = "update endpoint_state set disabled_at = ?, disabled_by = ?,"
             + " disabled_reason = ? where account_id = ? and disabled_at is null and consecutive_failures >= ?"
             + " and failing_since <= ?";
+    /**
+     * Ends the failure streaks of the endpoints that took a delivery (the accounts: an array, its last parameter): the
+     * outcomes' transaction runs it behind the hour's count, in the same statement.
+     */
+    static final String END_STREAKS = "update endpoint_state set consecutive_failures = 0, failing_since = null"
+            + " where account_id = any(?) and consecutive_failures > 0";
     static final String HOLD_ACCOUNT = "update delivery_queue set held = true where account_id = ? and not held";
 
     private final HookConfig config;
@@ -51,14 +55,5 @@ class EndpointHealth {
             return true;
         }
         return false;
-    }
-
-    /** Ends the failure streaks of the endpoints that took a delivery. */
-    void succeeded(Connection c, Set<String> accountIds) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("update endpoint_state set consecutive_failures = 0,"
-                + " failing_since = null where account_id = any(?) and consecutive_failures > 0")) {
-            s.setArray(1, c.createArrayOf("varchar", accountIds.toArray()));
-            s.executeUpdate();
-        }
     }
 }

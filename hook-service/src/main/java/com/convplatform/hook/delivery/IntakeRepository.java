@@ -69,6 +69,7 @@ public class IntakeRepository {
     private static final String FINISHED_EVENTS = "select k.account_id, k.message_id, h.event_id from unnest(?::varchar[],"
             + " ?::bigint[]) as k(account_id, message_id) cross join lateral (select event_id from delivery_history"
             + " where account_id = k.account_id and message_id = k.message_id and finished_at >= ? limit 1) h";
+    private static final String GUARDED_FINISHED_EVENTS = LeaseQueue.guarded(FINISHED_EVENTS);
     private static final String FINISHED_EVENT = "select event_id from delivery_history where account_id = ? and"
             + " message_id = ? and finished_at >= ? limit 1";
     private static final String UNQUEUE = "delete from delivery_queue where id = any(?)";
@@ -84,7 +85,6 @@ public class IntakeRepository {
         OffsetDateTime at = utc(now);
         OffsetDateTime window = utc(now.minus(config.intake().duplicateWindow()));
         List<Accepted> accepted = LocalTransaction.run(dataSource, "Storing the events", c -> {
-            LeaseQueue.guardPlans(c); // the history's statistics lag its growth: its look-ups go by the index
             List<String> eventIds = new ArrayList<>(events.size());
             List<String> deliveryIds = new ArrayList<>(events.size());
             int[] inserted;
@@ -109,12 +109,16 @@ public class IntakeRepository {
                 }
             }
             Map<String, String> finished = new HashMap<>();
-            if (!accounts.isEmpty()) {
-                try (PreparedStatement s = c.prepareStatement(FINISHED_EVENTS)) {
+            // The history's statistics lag its growth: its look-ups go by the index, behind the plan guard (sent with
+            // the first of them, or alone when the batch's every event was in the queue already).
+            if (accounts.isEmpty()) {
+                LeaseQueue.guardPlans(c);
+            } else {
+                try (PreparedStatement s = c.prepareStatement(GUARDED_FINISHED_EVENTS)) {
                     s.setArray(1, c.createArrayOf("varchar", accounts.toArray()));
                     s.setArray(2, c.createArrayOf("bigint", messages.toArray()));
                     s.setObject(3, window);
-                    try (ResultSet r = s.executeQuery()) {
+                    try (ResultSet r = LeaseQueue.guardedQuery(s)) {
                         while (r.next()) {
                             finished.put(r.getString(1) + '\n' + r.getLong(2), r.getString(3));
                         }
