@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 
 import com.convplatform.crypto.Fingerprints;
@@ -28,7 +29,11 @@ public class CertificateService {
     private final Cache<String, X509Certificate> parsed = Caffeine.newBuilder().maximumSize(AccountService.CACHED)
             .build();
 
-    public CertificateService(Clock clock, AccountRepository repository, DirectReads direct) {
+    private final Event<ChangeFeed.Changed> changed;
+
+    public CertificateService(Clock clock, AccountRepository repository, DirectReads direct,
+            Event<ChangeFeed.Changed> changed) {
+        this.changed = changed;
         this.clock = clock;
         this.repository = repository;
         this.direct = direct;
@@ -89,10 +94,14 @@ public class CertificateService {
                         "Account " + accountId + " has no certificate " + certificateUuid));
         if (r.revokedAt == null) {
             r.revokedAt = clock.instant();
+            changed.fire(new ChangeFeed.Changed()); // at once here; the other replicas hear it from the trigger
         }
     }
 
-    /** Revocation is read on every call (by primary key): one revoked through any replica is refused at once by all. */
+    /**
+     * Revocation is held in memory while the change feed listens (DirectReads): one revoked is refused at once by this
+     * replica and within milliseconds by the others.
+     */
     public Optional<X509Certificate> activeCertificate(String accountId, String certificateUuid) {
         if (certificateUuid == null || certificateUuid.length() > 64
                 || !direct.certificateActive(certificateUuid, accountId)) {

@@ -7,10 +7,15 @@ import static com.convplatform.management.signed.SignedApiTest.refused;
 import static com.convplatform.management.signed.SignedApiTest.send;
 import static com.convplatform.management.signed.SignedApiTest.tokenBody;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.security.KeyPair;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
 
@@ -23,34 +28,123 @@ import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * A certificate revoked through another replica: only the shared database changes, so this test writes the
- * revocation there itself. In-process only (it reaches the service's database), so not part of the *IT suites.
+ * Changes made through another replica: only the shared database changes, so these tests write there themselves.
+ * This replica serves a certificate's revocation and an account's SHA-256 requirement from memory and hears of every
+ * change through the tables' triggers and its change feed (LISTEN management_changes). In-process only (they reach the
+ * service's database), so not part of the *IT suites.
  */
 @QuarkusTest
 @QuarkusTestResource(ClientPkiResource.class)
 class ReplicaRevocationTest {
     @Inject
     DataSource database;
+    @Inject
+    MeterRegistry metrics;
 
-    @Test
-    void aCertificateRevokedThroughAnotherReplicaIsRefusedAtOnce() throws Exception {
+    record Signer(String clientId, KeyPair keys, String uuid) {
+        int token() {
+            return send(TOKEN, tokenBody(clientId, now()), keys.getPrivate(), null, uuid).extract().statusCode();
+        }
+    }
+
+    /** A signer whose first token has been issued while the feed listens: what it read is now held here. */
+    private Signer signer() throws Exception {
+        waitFor(() -> metrics.get("management.change.feed.listening").gauge().value() == 1.0,
+                "the change feed to listen");
         String accountId = Fixtures.account(FQDN);
         String clientId = Fixtures.client(accountId, "web shop");
         var kp = KeyPairs.rsa(2048);
         var cert = CertificateBuilder.selfSigned(kp, FQDN, Instant.now().plusSeconds(86400), FQDN);
-        String uuid = Fixtures.certificate(accountId, cert);
-        send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid).statusCode(200); // now known here
-        // Another replica revokes it: the database changes, this replica's memory does not hear of it.
-        try (var c = database.getConnection();
-                var s = c.prepareStatement("update registered_certificate set revoked_at = ? where id = ?")) {
-            s.setObject(1, OffsetDateTime.now(ZoneOffset.UTC));
-            s.setString(2, uuid);
-            assertEquals(1, s.executeUpdate());
+        return new Signer(clientId, kp, Fixtures.certificate(accountId, cert));
+    }
+
+    @Test
+    void aCertificateRevokedThroughAnotherReplicaIsRefusedOnceTheFeedHearsOfIt() throws Exception {
+        Signer signer = signer();
+        assertEquals(200, signer.token()); // now held here
+        sql("update registered_certificate set revoked_at = now() where id = '" + signer.uuid() + "'");
+        waitFor(() -> signer.token() == 400, "the revocation made elsewhere to apply here");
+        refused(send(TOKEN, tokenBody(signer.clientId(), now()), signer.keys().getPrivate(), null, signer.uuid()), 400,
+                "NOT_AUTHENTICATED");
+    }
+
+    /**
+     * What is held is what answers: a revocation written with the table's trigger off (so nobody is told) leaves this
+     * replica issuing tokens from memory, until any change is heard.
+     */
+    @Test
+    void theRevocationIsServedFromMemoryUntilAChangeIsHeard() throws Exception {
+        Signer signer = signer();
+        assertEquals(200, signer.token());
+        sql("begin; alter table registered_certificate disable trigger registered_certificate_changed;"
+                + " update registered_certificate set revoked_at = now() where id = '" + signer.uuid() + "';"
+                + " alter table registered_certificate enable trigger registered_certificate_changed; commit");
+        assertEquals(200, signer.token(), "read from memory, not from the database");
+        assertEquals(200, signer.token());
+        sql("select pg_notify('management_changes', 'a change elsewhere')");
+        waitFor(() -> signer.token() == 400, "the notification to drop what was held");
+    }
+
+    @Test
+    void aFeedWhoseConnectionIsLostComesBackAndChangesStillApply() throws Exception {
+        Signer signer = signer();
+        assertEquals(200, signer.token());
+        int before = feedBackend();
+        sql("select pg_terminate_backend(" + before + ")");
+        waitFor(() -> {
+            int now = feedBackend();
+            return now != 0 && now != before;
+        }, "the feed to listen again on a new connection");
+        assertEquals(200, signer.token());
+        sql("update registered_certificate set revoked_at = now() where id = '" + signer.uuid() + "'");
+        waitFor(() -> signer.token() == 400, "the revocation made elsewhere to apply here");
+    }
+
+    @Test
+    void anAccountMadeToRequireSha256ElsewhereRefusesSha1OnlyRequests() throws Exception {
+        Signer signer = signer();
+        assertEquals(200, signer.token());
+        sql("update account set require_sha256 = true where fqdn = '" + FQDN + "'");
+        try {
+            waitFor(() -> signer.token() == 400, "the requirement set elsewhere to apply here");
+            refused(send(TOKEN, tokenBody(signer.clientId(), now()), signer.keys().getPrivate(), null, signer.uuid()),
+                    400, "SIGNATURE_256_REQUIRED");
+        } finally {
+            sql("update account set require_sha256 = false where fqdn = '" + FQDN + "'");
         }
-        refused(send(TOKEN, tokenBody(clientId, now()), kp.getPrivate(), null, uuid), 400, "NOT_AUTHENTICATED");
+    }
+
+    /** The backend of the feed's connection, 0 while there is none. */
+    private int feedBackend() {
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("select pid from pg_stat_activity where datname = current_database()"
+                        + " and application_name = 'management-change-feed'")) {
+            int pid = r.next() ? r.getInt(1) : 0;
+            assertTrue(!r.next(), "one feed connection");
+            return pid;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void sql(String sql) throws Exception {
+        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    /** Polls (every 20 ms) for a state, for at most 10 s. */
+    private static void waitFor(BooleanSupplier state, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!state.getAsBoolean()) {
+            assertNotEquals(true, System.nanoTime() > deadline, "waited 10 s for " + what);
+            Thread.sleep(20);
+        }
     }
 }
