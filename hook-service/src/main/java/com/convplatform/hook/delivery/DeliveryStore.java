@@ -186,7 +186,7 @@ public class DeliveryStore {
      * The finished deliveries moved from the queue into the history in one statement, each only while this claim still
      * holds its lease: the row's own columns are copied by the database, not sent back; the ids moved are returned.
      */
-    private static final String FINISH = "with gone as (delete from delivery_queue q using unnest(?::uuid[],"
+    static final String FINISH = "with gone as (delete from delivery_queue q using unnest(?::uuid[],"
             + " ?::varchar[]) as k(id, owner) where q.id = k.id and q.lease_owner = k.owner returning q.id, q.event_id,"
             + " q.account_id, q.message_id, q.payload, q.request_id, q.traceparent, q.received_at)"
             + " insert into delivery_history (id, event_id, account_id, message_id, status, attempts, payload,"

@@ -66,7 +66,7 @@ public class IntakeRepository {
      * (account, message) index of the window's partitions (pruned by finished_at), as a lateral look-up so that no
      * plan reads a partition whole.
      */
-    private static final String FINISHED_EVENTS = "select k.account_id, k.message_id, h.event_id from unnest(?::varchar[],"
+    static final String FINISHED_EVENTS = "select k.account_id, k.message_id, h.event_id from unnest(?::varchar[],"
             + " ?::bigint[]) as k(account_id, message_id) cross join lateral (select event_id from delivery_history"
             + " where account_id = k.account_id and message_id = k.message_id and finished_at >= ? limit 1) h";
     private static final String GUARDED_FINISHED_EVENTS = LeaseQueue.guarded(FINISHED_EVENTS);
