@@ -52,6 +52,7 @@ public class ChangeFeed {
     private final DisabledSet disabled;
     private final AtomicLong generation = new AtomicLong();
     private volatile boolean listening;
+    private volatile String lastHeard;
     private volatile boolean running = true;
     private volatile Runnable onChange = () -> {
     };
@@ -105,6 +106,14 @@ public class ChangeFeed {
         return generation.get();
     }
 
+    /**
+     * The payload of the last change heard (the table's name, from the triggers): notifications arrive in the order of
+     * their commits, so once one sent after a commit is heard, so has that commit's been.
+     */
+    public String lastHeard() {
+        return lastHeard;
+    }
+
     /** What to drop at each change (DirectReads' caches). */
     void onChange(Runnable dropAll) {
         this.onChange = dropAll;
@@ -146,6 +155,7 @@ public class ChangeFeed {
                             heardProbe = true;
                         } else {
                             change = true;
+                            lastHeard = n.getParameter();
                         }
                     }
                     if (change) {
