@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -186,14 +187,14 @@ public class DeliveryStore {
      * The finished deliveries moved from the queue into the history in one statement, each only while this claim still
      * holds its lease: the row's own columns are copied by the database, not sent back; the ids moved are returned.
      */
-    static final String FINISH = "with gone as (delete from delivery_queue q using unnest(?::uuid[],"
-            + " ?::varchar[]) as k(id, owner) where q.id = k.id and q.lease_owner = k.owner returning q.id, q.event_id,"
-            + " q.account_id, q.message_id, q.payload, q.request_id, q.traceparent, q.received_at)"
+    static final String FINISH = "with gone as (delete from delivery_queue q using unnest(?::uuid[], ?::varchar[],"
+            + " ?::varchar[], ?::integer[], ?::varchar[]) as k(id, owner, status, attempts, last_error) where q.id = k.id"
+            + " and q.lease_owner = k.owner returning q.id, q.event_id, q.account_id, q.message_id, q.payload,"
+            + " q.request_id, q.traceparent, q.received_at, k.status, k.attempts, k.last_error)"
             + " insert into delivery_history (id, event_id, account_id, message_id, status, attempts, payload,"
-            + " request_id, traceparent, received_at, finished_at, last_error) select g.id, g.event_id, g.account_id,"
-            + " g.message_id, o.status, o.attempts, g.payload, g.request_id, g.traceparent, g.received_at, ?,"
-            + " o.last_error from gone g join unnest(?::uuid[], ?::varchar[], ?::integer[], ?::varchar[]) as"
-            + " o(id, status, attempts, last_error) on o.id = g.id returning id";
+            + " request_id, traceparent, received_at, finished_at, last_error) select id, event_id, account_id,"
+            + " message_id, status, attempts, payload, request_id, traceparent, received_at, ?, last_error from gone"
+            + " returning id";
     private static final String GUARDED_FINISH = LeaseQueue.guarded(FINISH);
     private static final String INSERT_DEAD = "insert into dead_letter (delivery_id, account_id, finished_at)"
             + " values (?, ?, ?) on conflict (delivery_id) do update set finished_at = excluded.finished_at";
@@ -217,15 +218,17 @@ public class DeliveryStore {
         List<Recorded> sorted = outcomes.stream().sorted(Comparator.comparing(r -> r.claimed().accountId())).toList();
         Instant now = clock.instant();
         List<String> disabled = new ArrayList<>();
+        Map<Recorded, String> status = new IdentityHashMap<>(); // judged once: DELIVERED, DEAD or PENDING
+        outcomes.forEach(r -> status.put(r, schedule.status(r.claimed(), r.outcome())));
         List<Recorded> changed = LocalTransaction.run(dataSource, "Recording delivery outcomes", c -> {
             List<Recorded> finishing = new ArrayList<>();
             List<Recorded> retrying = new ArrayList<>();
             for (Recorded r : sorted) {
-                (schedule.status(r.claimed(), r.outcome()).equals(PENDING) ? retrying : finishing).add(r);
+                (status.get(r).equals(PENDING) ? retrying : finishing).add(r);
             }
             // The queue is emptied and refilled all day: its rows are found by their keys, whatever the statistics
             // say. The guard goes with the transaction's first statement, or alone when nothing finished.
-            Set<String> finished = finishing.isEmpty() ? Set.of() : finish(c, finishing, now);
+            Set<String> finished = finishing.isEmpty() ? Set.of() : finish(c, finishing, status, now);
             if (finishing.isEmpty()) {
                 LeaseQueue.guardPlans(c);
             }
@@ -267,7 +270,7 @@ public class DeliveryStore {
                     if (!finished.contains(r.claimed().id())) {
                         continue; // another claim owns it by now
                     }
-                    if (DEAD.equals(schedule.status(r.claimed(), r.outcome()))) {
+                    if (DEAD.equals(status.get(r))) {
                         bind(dead, UUID.fromString(r.claimed().id()), r.claimed().accountId(), utc(now)).addBatch();
                         anyDead = true;
                         hour[1]++;
@@ -307,7 +310,7 @@ public class DeliveryStore {
         });
         // Counted once committed (a delivery another claim owns by now is counted by that one).
         for (Recorded r : changed) {
-            metrics.counter(COUNTERS.get(schedule.status(r.claimed(), r.outcome()))).increment();
+            metrics.counter(COUNTERS.get(status.get(r))).increment();
             if (r.outcome().delivered()) {
                 intakeToDelivery.record(Duration.between(r.claimed().receivedAt(), now));
             }
@@ -319,7 +322,8 @@ public class DeliveryStore {
     }
 
     /** Moves the finished deliveries still leased by their claims into the history; the ids moved. */
-    private Set<String> finish(Connection c, List<Recorded> finishing, Instant now) throws SQLException {
+    private static Set<String> finish(Connection c, List<Recorded> finishing, Map<Recorded, String> status,
+            Instant now) throws SQLException {
         int n = finishing.size();
         Object[] ids = new Object[n];
         Object[] owners = new Object[n];
@@ -330,15 +334,15 @@ public class DeliveryStore {
             Recorded r = finishing.get(i);
             ids[i] = UUID.fromString(r.claimed().id());
             owners[i] = r.claimed().leaseOwner();
-            statuses[i] = schedule.status(r.claimed(), r.outcome());
+            statuses[i] = status.get(r);
             attempts[i] = r.claimed().attempt();
             errors[i] = error(r.outcome());
         }
         Set<String> moved = new HashSet<>();
         try (PreparedStatement s = c.prepareStatement(GUARDED_FINISH)) {
-            bind(s, c.createArrayOf("uuid", ids), c.createArrayOf("varchar", owners), utc(now),
-                    c.createArrayOf("uuid", ids), c.createArrayOf("varchar", statuses),
-                    c.createArrayOf("integer", attempts), c.createArrayOf("varchar", errors));
+            bind(s, c.createArrayOf("uuid", ids), c.createArrayOf("varchar", owners),
+                    c.createArrayOf("varchar", statuses),
+                    c.createArrayOf("integer", attempts), c.createArrayOf("varchar", errors), utc(now));
             try (ResultSet r = LeaseQueue.guardedQuery(s)) {
                 while (r.next()) {
                     moved.add(r.getString(1));

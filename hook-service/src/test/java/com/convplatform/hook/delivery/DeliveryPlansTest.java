@@ -47,10 +47,10 @@ class DeliveryPlansTest {
             UUID[] ids = {UUID.randomUUID(), UUID.randomUUID()};
             OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
             String finish = plan(c, DeliveryStore.FINISH, c.createArrayOf("uuid", ids),
-                    c.createArrayOf("varchar", new Object[]{"a:1", "a:1"}), now, c.createArrayOf("uuid", ids),
+                    c.createArrayOf("varchar", new Object[]{"a:1", "a:1"}),
                     c.createArrayOf("varchar", new Object[]{"DELIVERED", "DEAD"}),
                     c.createArrayOf("integer", new Object[]{1, 2}),
-                    c.createArrayOf("varchar", new Object[]{null, "x"}));
+                    c.createArrayOf("varchar", new Object[]{null, "x"}), now);
             assertTrue(finish.contains("Index Scan using delivery_queue_pkey on delivery_queue"), finish);
             assertFalse(finish.contains("Seq Scan on delivery_queue") || finish.contains("Bitmap"), finish);
             String duplicates = plan(c, IntakeRepository.FINISHED_EVENTS,
