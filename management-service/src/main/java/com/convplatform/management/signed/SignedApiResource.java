@@ -1,6 +1,6 @@
 package com.convplatform.management.signed;
 
-import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.BeanParam;
@@ -24,7 +24,6 @@ import com.convplatform.management.account.AccountViews.ClientList;
 import com.convplatform.management.token.TokenService.TokenResponse;
 import com.convplatform.support.Workers;
 
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 
@@ -120,9 +119,12 @@ public class SignedApiResource {
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's;"
             + " ACCOUNT_DISABLED, CLIENT_DISABLED: disabled by the platform operator")
-    public Uni<TokenResponse> issue(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
+    public CompletionStage<TokenResponse> issue(byte[] body, @BeanParam Headers headers,
+            @Context HttpServerRequest request) {
         String source = source(request);
-        return onWorker(() -> service.issueToken(body, headers, source));
+        // Blocking work on a worker once the event loop has read the body (waiting there cost a twentieth of the
+        // CPU); a CompletionStage, not a Uni: no Mutiny context capture per request (docs/capacity.md).
+        return Workers.onWorker(() -> service.issueToken(body, headers, source));
     }
 
     @POST
@@ -132,7 +134,8 @@ public class SignedApiResource {
     @APIResponse(responseCode = "200", description = "The token", content = @Content(schema = @Schema(implementation = TokenResponse.class)))
     @APIResponse(responseCode = "403", description = "CLIENT_NOT_IN_ACCOUNT: the client_id is not one of the account's;"
             + " ACCOUNT_DISABLED, CLIENT_DISABLED: disabled by the platform operator")
-    public Uni<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
+    public CompletionStage<TokenResponse> issueAlias(byte[] body, @BeanParam Headers headers,
+            @Context HttpServerRequest request) {
         return issue(body, headers, request);
     }
 
@@ -142,19 +145,15 @@ public class SignedApiResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClientListRequest.class)))
     @APIResponse(responseCode = "200", description = "The account's clients", content = @Content(schema = @Schema(implementation = ClientList.class)))
     @APIResponse(responseCode = "403", description = "ACCOUNT_DISABLED: the account is disabled by the platform operator")
-    public Uni<ClientList> clients(byte[] body, @BeanParam Headers headers, @Context HttpServerRequest request) {
+    public CompletionStage<ClientList> clients(byte[] body, @BeanParam Headers headers,
+            @Context HttpServerRequest request) {
         String source = source(request);
-        return onWorker(() -> service.listClients(body, headers, source));
+        return Workers.onWorker(() -> service.listClients(body, headers, source));
     }
 
     /** The peer, or the client named by X-Forwarded-For when {@code quarkus.http.proxy.*} trusts the proxy. */
     private static String source(HttpServerRequest request) {
         SocketAddress peer = request.remoteAddress();
         return peer == null ? "unknown" : peer.hostAddress();
-    }
-
-    /** Blocking work on a worker once the event loop has read the body (waiting there cost a twentieth of the CPU). */
-    private static <T> Uni<T> onWorker(Callable<T> work) {
-        return Uni.createFrom().completionStage(Workers.onWorker(work));
     }
 }

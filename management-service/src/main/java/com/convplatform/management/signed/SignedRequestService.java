@@ -61,6 +61,9 @@ public class SignedRequestService {
     private final MeterRegistry metrics;
     private final Timer verificationTimer;
     private final Counter tokensIssued;
+    private final Counter acceptedSha1;
+    private final Counter acceptedSha256;
+    private final Counter acceptedBoth;
 
     public SignedRequestService(ManagementRequestVerifier verifier, AccountService accounts, ClientService clients,
             CertificateService certificates, TokenService tokens, RequestLimits limits, CertificateBlocks blocks,
@@ -76,6 +79,9 @@ public class SignedRequestService {
         this.verificationTimer = Timer.builder("management.signed.verification")
                 .description("Time to verify a signed management request (all four spec 5.1 steps)").register(metrics);
         this.tokensIssued = metrics.counter("management.tokens.issued");
+        this.acceptedSha1 = metrics.counter("management.signed.accepted", "signatures", "sha1");
+        this.acceptedSha256 = metrics.counter("management.signed.accepted", "signatures", "sha256");
+        this.acceptedBoth = metrics.counter("management.signed.accepted", "signatures", "both");
     }
 
     public TokenResponse issueToken(byte[] body, Headers headers, String source) {
@@ -188,8 +194,8 @@ public class SignedRequestService {
             throw refuse(403, "ACCOUNT_DISABLED", "The account of " + account.fqdn() + " is disabled by the platform"
                     + " operator: it gets no token or client list, and its tokens are refused; ask the operator");
         }
-        metrics.counter("management.signed.accepted", "signatures",
-                verified.sha256() ? (verified.algorithms().size() == 2 ? "both" : "sha256") : "sha1").increment();
+        (verified.sha256() ? (verified.algorithms().size() == 2 ? acceptedBoth : acceptedSha256) : acceptedSha1)
+                .increment();
         return new Verified(account, json, Fingerprints.sha256(verified.chain().leaf()));
     }
 
