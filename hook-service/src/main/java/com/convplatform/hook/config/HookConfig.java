@@ -92,6 +92,14 @@ public interface HookConfig {
         @WithDefault("1s")
         Duration pollInterval();
 
+        /**
+         * How long an idle dispatcher, woken by new events, waits before it claims: the events that arrive meanwhile
+         * share the claim's transaction and, sent together, the outcome's. 0 claims at once. A claim that comes back
+         * full is followed by the next at once, so a busy replica never waits.
+         */
+        @WithDefault("5ms")
+        Duration claimDelay();
+
         @WithDefault("32")
         @Positive
         int batchSize();

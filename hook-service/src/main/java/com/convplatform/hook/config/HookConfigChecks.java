@@ -33,6 +33,7 @@ public class HookConfigChecks {
         checks.positive("hook.delivery.connect-timeout", d.connectTimeout())
                 .positive("hook.delivery.read-timeout", d.readTimeout())
                 .positive("hook.delivery.poll-interval", d.pollInterval())
+                .notNegative("hook.delivery.claim-delay", d.claimDelay())
                 .notNegative("hook.delivery.shutdown-grace", d.shutdownGrace())
                 .notNegative("hook.management.cache-ttl", config.managementCacheTtl())
                 .positive("hook.endpoints.disable-after", config.disableAfter())

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.inject.Singleton;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -14,6 +15,7 @@ class DeliveryMeters {
     private final AtomicInteger held = new AtomicInteger();
     private final Counter releasedOnShutdown;
     private final Counter unattempted;
+    private final DistributionSummary claimed;
 
     DeliveryMeters(MeterRegistry metrics, DeliveryQueries queries) {
         Gauge.builder("hook.queue.depth", queries::queued)
@@ -30,6 +32,16 @@ class DeliveryMeters {
                 .description("Claims handed back without an attempt while running: a delivery waited for its endpoint's"
                         + " turn until too little of its lease was left (a stuck queue when it keeps rising)")
                 .register(metrics);
+        this.claimed = DistributionSummary.builder("hook.deliveries.claimed")
+                .description("Deliveries per claim that took any: near 1 when each claim carries one hook (a"
+                        + " transaction each), up to hook.delivery.batch-size under load (hook.delivery.claim-delay)")
+                .register(metrics);
+    }
+
+    void claimed(int deliveries) {
+        if (deliveries > 0) {
+            claimed.record(deliveries);
+        }
     }
 
     /** Deliveries this replica holds: claimed, and not yet recorded or handed back. */

@@ -56,6 +56,8 @@ public class DeliveryWorker {
     private final Semaphore signal = new Semaphore(0);
     /** The database may hold due deliveries that this replica could claim now. */
     private volatile boolean backlog = true;
+    /** Events arrived (an intake here woke the dispatcher): worth waiting claim-delay for more before claiming. */
+    private volatile boolean arrived;
     private final GroupCommit<DeliveryStore.Recorded, Void> recorder;
     private volatile boolean running;
     /** Set by drain() when the grace has ended: attempts still running are cut off, their outcomes dropped. */
@@ -156,6 +158,7 @@ public class DeliveryWorker {
     /** The database may hold due deliveries this replica has not taken: claim as soon as there is room. */
     public void wake() {
         backlog = true;
+        arrived = true;
         signal.release();
     }
 
@@ -171,9 +174,11 @@ public class DeliveryWorker {
             if (want > 0 && (inHand == 0 || 2 * want >= batch)) {
                 // Cleared before the claim: a wake() while it runs (rows committed too late for it) sets it again.
                 backlog = false;
+                arrived = false;
                 try {
                     List<DeliveryStore.Claimed> claimed = store.claimDue(want);
                     held.addAndGet(claimed.size());
+                    meters.claimed(claimed.size());
                     claimed.forEach(c -> holding.add(c.id()));
                     claimed.forEach(c -> senders.execute(() -> send(c)));
                     full = claimed.size() == want;
@@ -186,6 +191,9 @@ public class DeliveryWorker {
             try {
                 if (!full) { // when full, more may be due: claim again at once (while there is room)
                     signal.tryAcquire(d.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+                    if (arrived && running && !d.claimDelay().isZero()) {
+                        Thread.sleep(d.claimDelay().toMillis()); // the events arriving meanwhile share the claim
+                    }
                     signal.drainPermits();
                 }
             } catch (InterruptedException e) {

@@ -121,6 +121,9 @@ class HookConfigChecksTest {
         assertEquals(List.of("hook.delivery.shutdown-grace (PT-1S) must not be negative (zero: none)"),
                 problems("hook.delivery.shutdown-grace", "-1s"));
         assertEquals(List.of(), problems("hook.delivery.shutdown-grace", "0s"));
+        assertEquals(List.of("hook.delivery.claim-delay (PT-0.001S) must not be negative (zero: none)"),
+                problems("hook.delivery.claim-delay", "-1ms"));
+        assertEquals(List.of(), problems("hook.delivery.claim-delay", "0s"));
         assertEquals(List.of("hook.endpoints.disable-after (PT0S) must be longer than zero"),
                 problems("hook.endpoints.disable-after", "0s"));
         assertEquals(List.of("hook.management.cache-ttl (PT-30S) must not be negative (zero: none)"),

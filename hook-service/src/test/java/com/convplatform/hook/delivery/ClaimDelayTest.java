@@ -1,0 +1,104 @@
+package com.convplatform.hook.delivery;
+
+import static com.convplatform.hook.delivery.HookDeliveryTest.account;
+import static com.convplatform.hook.delivery.HookDeliveryTest.awaitDelivered;
+import static com.convplatform.hook.delivery.HookDeliveryTest.awaitHooks;
+import static com.convplatform.hook.delivery.HookDeliveryTest.event;
+import static com.convplatform.hook.delivery.HookDeliveryTest.intake;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import javax.sql.DataSource;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.hook.HookPlatformResource;
+import com.convplatform.hook.HookPlatformResource.Answer;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/**
+ * hook.delivery.claim-delay: events taken in one after another, each in its own intake call, while the idle
+ * dispatcher waits after the first one's wake, are claimed together, in one transaction, and so sent together. Its own
+ * application, with a delay long enough (3 s) that three intake calls surely fall within it, and no polling in between
+ * (a poll's claim could take the first event alone). The receiver answers after 2 s (within a read time-out of 5 s),
+ * so that the three deliveries are seen under their lease: one claim, one lease owner
+ * ({@code <replica>:<claim number>}).
+ */
+@QuarkusTest
+@TestProfile(ClaimDelayTest.LongDelay.class)
+@QuarkusTestResource(HookPlatformResource.class)
+class ClaimDelayTest {
+    static final long DELAY_MS = 3_000;
+
+    public static class LongDelay implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("hook.delivery.claim-delay", DELAY_MS + "ms", "hook.delivery.poll-interval", "60s",
+                    "hook.delivery.read-timeout", "PT5S");
+        }
+    }
+
+    @Inject
+    MeterRegistry registry;
+    @Inject
+    DataSource dataSource;
+
+    @Test
+    void eventsArrivingWhileTheDispatcherWaitsShareOneClaim() throws Exception {
+        String account = account();
+        HookPlatformResource.SCRIPT.put(account, new ConcurrentLinkedQueue<>(
+                List.of(new Answer(200, 2_000, null), new Answer(200, 2_000, null), new Answer(200, 2_000, null))));
+        DistributionSummary claims = registry.get("hook.deliveries.claimed").summary();
+        long claimsBefore = claims.count();
+        double claimedBefore = claims.totalAmount();
+        long first = System.nanoTime();
+        for (int i = 1; i <= 3; i++) {
+            intake(event(account, i), 202);
+        }
+        long taken = (System.nanoTime() - first) / 1_000_000;
+        assertTrue(taken < DELAY_MS, "the three intakes took " + taken + " ms, longer than the delay: no test");
+        await().atMost(Duration.ofSeconds(15)).until(() -> leaseOwners(account).size() == 3);
+        long claimed = (System.nanoTime() - first) / 1_000_000;
+        assertTrue(claimed >= DELAY_MS, "claimed after " + claimed + " ms, before the claim delay ran out");
+        assertEquals(1, Set.copyOf(leaseOwners(account)).size(), "one claim took the three: " + leaseOwners(account));
+        awaitHooks(account, 3);
+        awaitDelivered(account, 3);
+        assertTrue(claims.count() > claimsBefore, "hook.deliveries.claimed counts the claim");
+        assertTrue(claims.totalAmount() - claimedBefore >= 3, "hook.deliveries.claimed counts its deliveries");
+    }
+
+    /** The lease owners of the account's deliveries under a lease now. */
+    private List<String> leaseOwners(String account) throws Exception {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("select lease_owner from delivery_queue where account_id = ?"
+                        + " and lease_owner is not null")) {
+            s.setString(1, account);
+            List<String> owners = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    owners.add(r.getString(1));
+                }
+            }
+            return owners;
+        }
+    }
+}
