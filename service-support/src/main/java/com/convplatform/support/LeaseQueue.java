@@ -38,9 +38,14 @@ import org.jboss.logging.Logger;
  */
 public final class LeaseQueue {
     private static final Logger LOG = Logger.getLogger(LeaseQueue.class);
-    /** Only the due index, in order, for the rest of the transaction. */
+    /**
+     * Only the due index, in order, for the rest of the transaction; and each statement's generic plan, made once per
+     * connection, not a plan made again at each execution for its values: the index plans left are the same for any
+     * values, and a partitioned table's partitions are pruned as the statement starts.
+     */
     private static final String PLAN_GUARD = "select set_config('enable_seqscan', 'off', true),"
-            + " set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)";
+            + " set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),"
+            + " set_config('plan_cache_mode', 'force_generic_plan', true)";
 
     /** Maps one claimed row (the columns named as {@code returning}, in order). */
     public interface Rows<T> {

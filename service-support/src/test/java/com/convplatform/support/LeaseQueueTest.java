@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -120,6 +121,45 @@ class LeaseQueueTest {
             assertFalse(plan.contains("Seq Scan") || plan.contains("Sort") || plan.contains("Bitmap"), plan);
         }
         assertEquals(small, large, "the same plan whatever the table holds");
+    }
+
+    /**
+     * Behind the guard a statement's plan is its generic one, made once per connection for any values (its parameters
+     * stay {@code $1} in the plan); outside it, PostgreSQL plans the first executions again for their values.
+     */
+    @Test
+    void behindTheGuardAStatementIsPlannedOnceForAnyValuesAndOnlyForThatTransaction() throws Exception {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("prepare due(timestamptz) as select id from work where next_attempt_at <= $1 and not held"
+                    + " order by next_attempt_at limit 1");
+            c.setAutoCommit(false);
+            LeaseQueue.guardPlans(c);
+            assertEquals("force_generic_plan", setting(s, "plan_cache_mode"));
+            String guarded = plan(s, "explain (costs off) execute due(now())");
+            assertTrue(guarded.contains("$1") && guarded.contains("Index Scan using work_due_idx"), guarded);
+            c.commit();
+            assertEquals("auto", setting(s, "plan_cache_mode"), "the guard ends with its transaction");
+            String unguarded = plan(s, "explain (costs off) execute due(now())");
+            assertFalse(unguarded.contains("$1"), "planned for the value: " + unguarded);
+            c.commit();
+        }
+    }
+
+    private static String setting(Statement s, String name) throws Exception {
+        try (ResultSet r = s.executeQuery("select current_setting('" + name + "')")) {
+            r.next();
+            return r.getString(1);
+        }
+    }
+
+    private static String plan(Statement s, String explain) throws Exception {
+        StringBuilder out = new StringBuilder();
+        try (ResultSet r = s.executeQuery(explain)) {
+            while (r.next()) {
+                out.append(r.getString(1)).append('\n');
+            }
+        }
+        return out.toString();
     }
 
     /**
