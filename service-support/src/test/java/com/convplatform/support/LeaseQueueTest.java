@@ -83,14 +83,9 @@ class LeaseQueueTest {
             c.setAutoCommit(false);
             try (PreparedStatement s = c.prepareStatement(sql)) {
                 binder.bind(c, s);
-                StringBuilder out = new StringBuilder();
-                try (ResultSet r = guarded ? LeaseQueue.guardedQuery(s) : s.executeQuery()) {
-                    while (r.next()) {
-                        out.append(r.getString(1)).append('\n');
-                    }
-                }
+                String plan = lines(guarded ? LeaseQueue.guardedQuery(s) : s.executeQuery());
                 c.rollback();
-                return out.toString().replaceAll("'[^']*'", "?"); // the time bound, not the plan
+                return plan.replaceAll("'[^']*'", "?"); // the time bound, not the plan
             }
         }
     }
@@ -135,11 +130,11 @@ class LeaseQueueTest {
             c.setAutoCommit(false);
             LeaseQueue.guardPlans(c);
             assertEquals("force_generic_plan", setting(s, "plan_cache_mode"));
-            String guarded = plan(s, "explain (costs off) execute due(now())");
+            String guarded = lines(s.executeQuery("explain (costs off) execute due(now())"));
             assertTrue(guarded.contains("$1") && guarded.contains("Index Scan using work_due_idx"), guarded);
             c.commit();
             assertEquals("auto", setting(s, "plan_cache_mode"), "the guard ends with its transaction");
-            String unguarded = plan(s, "explain (costs off) execute due(now())");
+            String unguarded = lines(s.executeQuery("explain (costs off) execute due(now())"));
             assertFalse(unguarded.contains("$1"), "planned for the value: " + unguarded);
             c.commit();
         }
@@ -152,9 +147,10 @@ class LeaseQueueTest {
         }
     }
 
-    private static String plan(Statement s, String explain) throws Exception {
+    /** The first column of every row, a line each; closes the rows. */
+    private static String lines(ResultSet rows) throws Exception {
         StringBuilder out = new StringBuilder();
-        try (ResultSet r = s.executeQuery(explain)) {
+        try (ResultSet r = rows) {
             while (r.next()) {
                 out.append(r.getString(1)).append('\n');
             }

@@ -192,7 +192,7 @@ public class DeliveryWorker {
                 if (!full) { // when full, more may be due: claim again at once (while there is room)
                     signal.tryAcquire(d.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
                     if (arrived && running && !d.claimDelay().isZero()) {
-                        Thread.sleep(d.claimDelay().toMillis()); // the events arriving meanwhile share the claim
+                        TimeUnit.NANOSECONDS.sleep(d.claimDelay().toNanos()); // arrivals meanwhile share the claim
                     }
                     signal.drainPermits();
                 }

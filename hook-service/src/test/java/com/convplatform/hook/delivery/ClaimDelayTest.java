@@ -9,17 +9,12 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-
-import javax.sql.DataSource;
 
 import jakarta.inject.Inject;
 
@@ -27,6 +22,8 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.HookPlatformResource.Answer;
+import com.convplatform.hook.QueueRows;
+import com.convplatform.hook.QueueRows.Queued;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -59,8 +56,6 @@ class ClaimDelayTest {
 
     @Inject
     MeterRegistry registry;
-    @Inject
-    DataSource dataSource;
 
     @Test
     void eventsArrivingWhileTheDispatcherWaitsShareOneClaim() throws Exception {
@@ -87,18 +82,7 @@ class ClaimDelayTest {
     }
 
     /** The lease owners of the account's deliveries under a lease now. */
-    private List<String> leaseOwners(String account) throws Exception {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement s = c.prepareStatement("select lease_owner from delivery_queue where account_id = ?"
-                        + " and lease_owner is not null")) {
-            s.setString(1, account);
-            List<String> owners = new ArrayList<>();
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    owners.add(r.getString(1));
-                }
-            }
-            return owners;
-        }
+    private static List<String> leaseOwners(String account) {
+        return QueueRows.ofAccount(account).stream().map(Queued::leaseOwner).filter(Objects::nonNull).toList();
     }
 }
