@@ -45,6 +45,7 @@ public final class ChainCache {
     private final Duration maxAge;
     private final Duration waitLimit;
     private final Clock clock;
+    private final Runnable beforeLoad;
     private final Map<String, Entry> entries;
     private final ConcurrentHashMap<String, CompletableFuture<Entry>> inFlight = new ConcurrentHashMap<>();
 
@@ -54,6 +55,15 @@ public final class ChainCache {
      * @param waitLimit how long a caller waits for another caller's download of the same URL
      */
     public ChainCache(int maxEntries, Duration maxAge, Duration waitLimit, Clock clock) {
+        this(maxEntries, maxAge, waitLimit, clock, () -> {
+        });
+    }
+
+    /**
+     * @param beforeLoad run before a key is loaded or another caller's load of it awaited, both of which may block:
+     *        it may throw, so that a thread that must not block never starts or awaits a download
+     */
+    public ChainCache(int maxEntries, Duration maxAge, Duration waitLimit, Clock clock, Runnable beforeLoad) {
         if (maxEntries < 1) {
             throw new IllegalArgumentException("maxEntries must be at least 1");
         }
@@ -61,6 +71,7 @@ public final class ChainCache {
         this.maxAge = Objects.requireNonNull(maxAge, "maxAge");
         this.waitLimit = Objects.requireNonNull(waitLimit, "waitLimit");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.beforeLoad = Objects.requireNonNull(beforeLoad, "beforeLoad");
         this.entries = new LinkedHashMap<>(16, 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
@@ -151,6 +162,7 @@ public final class ChainCache {
     }
 
     private Entry load(String key, Loader loader, Entry previous) throws VerificationException {
+        beforeLoad.run();
         CompletableFuture<Entry> mine = new CompletableFuture<>();
         CompletableFuture<Entry> running = inFlight.putIfAbsent(key, mine);
         if (running != null) {

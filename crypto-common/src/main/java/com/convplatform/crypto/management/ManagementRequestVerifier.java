@@ -130,7 +130,7 @@ public final class ManagementRequestVerifier {
         this.validator = new ChainValidator(b.trustAnchors());
         this.fetcher = b.fetcher();
         this.clock = b.clock();
-        this.cache = new ChainCache(b.cacheSize(), b.cacheMaxAge(), Duration.ofSeconds(10), b.clock());
+        this.cache = new ChainCache(b.cacheSize(), b.cacheMaxAge(), Duration.ofSeconds(10), b.clock(), b.beforeLoad);
         this.window = new TimestampWindow(b.tolerance(), b.clock());
         this.providers = b.providers();
         this.refetchAfter = b.refetchAfter();
@@ -331,6 +331,8 @@ public final class ManagementRequestVerifier {
         private DownloadGate gate = (fqdn, url) -> {
         };
         private Duration failureMemory = Duration.ZERO;
+        private Runnable beforeLoad = () -> {
+        };
 
         private Builder() {
             super(TimestampWindow.MANAGEMENT, 1000);
@@ -339,6 +341,15 @@ public final class ManagementRequestVerifier {
         /** Asked before each chain download (default: every download goes ahead). */
         public Builder downloadGate(DownloadGate gate) {
             this.gate = Objects.requireNonNull(gate, "gate");
+            return this;
+        }
+
+        /**
+         * Run before a chain is loaded (a download, the check of a registered certificate) or another request's load
+         * of it is awaited; it may throw, so that a thread that must not block never does (default: nothing).
+         */
+        public Builder beforeLoad(Runnable check) {
+            this.beforeLoad = Objects.requireNonNull(check, "check");
             return this;
         }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -239,5 +240,26 @@ class ChainCacheTest {
         assertEquals(2, loads("a"));
         assertThrows(IllegalArgumentException.class,
                 () -> new ChainCache(0, Duration.ofHours(1), Duration.ofSeconds(1), clock));
+    }
+
+    /** A thread that must not block (a server's event loop) is stopped before it downloads or waits for a download. */
+    @Test
+    void beforeLoadStopsALoadAndAWaitButNotAHit() throws Exception {
+        AtomicBoolean mayBlock = new AtomicBoolean(false);
+        ChainCache cache = new ChainCache(10, Duration.ofHours(1), Duration.ofSeconds(10), clock, () -> {
+            if (!mayBlock.get()) {
+                throw new IllegalStateException("may not block here");
+            }
+        });
+        assertThrows(IllegalStateException.class, () -> cache.get("a", counting(chainA)));
+        assertEquals(0, loads("a"), "nothing downloaded");
+        mayBlock.set(true);
+        cache.get("a", counting(chainA));
+        mayBlock.set(false);
+        assertEquals(chainA, cache.get("a", counting(chainA)).chain(), "a cached chain is served");
+        assertEquals(1, loads("a"));
+        clock.advance(Duration.ofHours(2));
+        assertThrows(IllegalStateException.class, () -> cache.get("a", counting(chainA)), "too old: a download");
+        assertEquals(1, loads("a"));
     }
 }

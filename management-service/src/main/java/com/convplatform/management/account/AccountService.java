@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +18,7 @@ import com.convplatform.management.account.AccountViews.AccountView;
 import com.convplatform.management.account.AccountViews.NewAccount;
 import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.Workers;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -92,8 +94,21 @@ public class AccountService {
 
     /** Accounts never change their FQDN or go, so one found is cached; one not found is not (new ones work at once). */
     public Optional<Signer> byFqdn(String fqdn) {
-        return Optional.ofNullable(signers.get(fqdn.toLowerCase(Locale.ROOT), key -> repository.findByFqdn(key)
-                .map(a -> new Signer(a.id, a.fqdn, a.businessId)).orElse(null)));
+        return Optional.ofNullable(cached(signers, fqdn.toLowerCase(Locale.ROOT), key -> repository.findByFqdn(key)
+                .map(a -> new Signer(a.id, a.fqdn, a.businessId)).orElse(null), "reading the account"));
+    }
+
+    /**
+     * The cached value, else the one loaded, off the event loop only: a token is issued on the event loop while what it
+     * needs is cached (Workers.inMemoryOrOnWorker), and a load holds its key's lock, which an event loop must not wait on.
+     */
+    static <K, V> V cached(Cache<K, V> cache, K key, Function<K, V> load, String step) {
+        V kept = cache.getIfPresent(key);
+        if (kept != null) {
+            return kept;
+        }
+        Workers.requireBlockingAllowed(step);
+        return cache.get(key, load);
     }
 
     @Transactional

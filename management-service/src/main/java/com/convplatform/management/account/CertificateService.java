@@ -107,7 +107,8 @@ public class CertificateService {
                 || !direct.certificateActive(certificateUuid, accountId)) {
             return Optional.empty();
         }
-        return Optional.of(parsed.get(certificateUuid, id -> parse(repository.findCertificate(id).orElseThrow().pem)));
+        return Optional.of(AccountService.cached(parsed, certificateUuid,
+                id -> parse(repository.findCertificate(id).orElseThrow().pem), "reading the certificate"));
     }
 
     private static X509Certificate parse(String pem) {

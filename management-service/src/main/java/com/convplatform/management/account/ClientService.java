@@ -72,7 +72,7 @@ public class ClientService {
 
     /** Clients are never moved or removed, so a client's account is cached once found. */
     public boolean isClientOf(String accountId, String clientId) {
-        return accountId.equals(clientAccounts.get(clientId, id -> repository.findClient(id).map(c -> c.accountId)
-                .orElse(null)));
+        return accountId.equals(AccountService.cached(clientAccounts, clientId, id -> repository.findClient(id)
+                .map(c -> c.accountId).orElse(null), "reading the client"));
     }
 }

@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.convplatform.support.SqlExists;
+import com.convplatform.support.Workers;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -50,6 +51,7 @@ class DirectReads {
         if (kept != null) {
             return kept;
         }
+        Workers.requireBlockingAllowed("reading " + key);
         long generation = changes.generation();
         boolean listened = changes.listening();
         boolean value = database.get();

@@ -22,6 +22,7 @@ import com.convplatform.crypto.pem.Pem;
 import com.convplatform.management.signed.RequestLimits;
 import com.convplatform.support.ApiKeys;
 import com.convplatform.support.Roles;
+import com.convplatform.support.Workers;
 
 import io.quarkus.arc.DefaultBean;
 
@@ -55,7 +56,8 @@ public class Producers {
         return ManagementRequestVerifier.builder().trustAnchors(TrustAnchors.jdkDefaults().plus(extraRoots))
                 .fetcher(fetcher).clock(clock).tolerance(Duration.ofSeconds(config.timestampToleranceSeconds()))
                 .cacheSize(fetch.cacheSize()).cacheMaxAge(fetch.cacheMaxAge()).downloadGate(limits::checkDownload)
-                .failureMemory(fetch.failureMemory()).build();
+                .failureMemory(fetch.failureMemory())
+                .beforeLoad(() -> Workers.requireBlockingAllowed("loading a certificate chain")).build();
     }
 
     static List<X509Certificate> readPem(String file) {

@@ -15,6 +15,7 @@ import com.convplatform.crypto.VerificationException;
 import com.convplatform.crypto.url.CertificateUrl;
 import com.convplatform.management.config.ManagementConfig;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.Workers;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -113,7 +114,9 @@ public class RequestLimits {
     /** Before anything else: the source's request budget, and whether its refusals used up their own. */
     public void checkSource(String address) {
         String source = source(address);
-        check(sources, source, "source", " signed requests from " + source);
+        if (Workers.firstInRequest("management.rate-limit.per-source")) { // a request run again on a worker
+            check(sources, source, "source", " signed requests from " + source);
+        }
         long wait = failures.waitMillis(source);
         if (wait > 0) {
             refuse(failures, wait, "failures", " refused signed requests from " + source);
@@ -127,7 +130,9 @@ public class RequestLimits {
 
     /** After verification: the account's budget, spent by verified requests only. */
     public void checkAccount(String fqdn) {
-        check(accounts, fqdn, "account", " verified signed requests for the account " + fqdn);
+        if (Workers.firstInRequest("management.rate-limit.per-account")) {
+            check(accounts, fqdn, "account", " verified signed requests for the account " + fqdn);
+        }
     }
 
     /** A chain URL verified for the account: its downloads no longer count against the account's budget. */

@@ -122,9 +122,9 @@ public class SignedApiResource {
     public CompletionStage<TokenResponse> issue(byte[] body, @BeanParam Headers headers,
             @Context HttpServerRequest request) {
         String source = source(request);
-        // Blocking work on a worker once the event loop has read the body (waiting there cost a twentieth of the
-        // CPU); a CompletionStage, not a Uni: no Mutiny context capture per request (docs/capacity.md).
-        return Workers.onWorker(() -> service.issueToken(body, headers, source));
+        // On the event loop while the account, certificate and client are in memory, else on a worker
+        // (Workers.inMemoryOrOnWorker; docs/capacity.md): a CompletionStage, no Mutiny context capture per request.
+        return Workers.inMemoryOrOnWorker(() -> service.issueToken(body, headers, source));
     }
 
     @POST

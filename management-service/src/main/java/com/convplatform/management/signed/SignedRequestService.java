@@ -28,6 +28,7 @@ import com.convplatform.management.signed.SignedApiResource.Headers;
 import com.convplatform.management.token.TokenService;
 import com.convplatform.management.token.TokenService.TokenResponse;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.Workers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -177,10 +178,10 @@ public class SignedRequestService {
         try {
             verified = verifier.verify(request, uuid -> certificates.activeCertificate(account.id(), uuid));
         } catch (VerificationException e) {
-            throw new Refused(refusal(e));
-        } finally {
             verification.stop(verificationTimer);
+            throw new Refused(refusal(e));
         }
+        verification.stop(verificationTimer); // not when it must run again on a worker (Workers.inMemoryOrOnWorker)
         // Authentic from here on: the account's policies, blocks and budget may be told.
         blocks.check(verified.chain());
         limits.verified(name, verified.certificateSource()); // a chain URL that verified: known-good from now on
@@ -194,8 +195,10 @@ public class SignedRequestService {
             throw refuse(403, "ACCOUNT_DISABLED", "The account of " + account.fqdn() + " is disabled by the platform"
                     + " operator: it gets no token or client list, and its tokens are refused; ask the operator");
         }
-        (verified.sha256() ? (verified.algorithms().size() == 2 ? acceptedBoth : acceptedSha256) : acceptedSha1)
-                .increment();
+        if (Workers.firstInRequest("management.signed.accepted")) { // once, should the client be read on a worker
+            (verified.sha256() ? (verified.algorithms().size() == 2 ? acceptedBoth : acceptedSha256) : acceptedSha1)
+                    .increment();
+        }
         return new Verified(account, json, Fingerprints.sha256(verified.chain().leaf()));
     }
 
