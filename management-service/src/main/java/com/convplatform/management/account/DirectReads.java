@@ -51,7 +51,7 @@ class DirectReads {
         if (kept != null) {
             return kept;
         }
-        Workers.requireBlockingAllowed("reading " + key);
+        Workers.requireBlockingAllowed("reading an account's settings");
         long generation = changes.generation();
         boolean listened = changes.listening();
         boolean value = database.get();

@@ -13,12 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -85,7 +82,7 @@ class EventLoopTokenTest {
         String clientId = Fixtures.client(accountId, "event loop shop");
         ClientPkiResource.server.serve(CHAIN, "application/x-pem-file", Pem.toPem(ClientPkiResource.ecLeaf.chain()));
         PrivateKey key = ClientPkiResource.ecLeaf.key().getPrivate();
-        heardSoFar();
+        ReplicaRevocationTest.heardSoFar(database, feed);
 
         // On the event loop: a chain not downloaded yet, an FQDN and an account's settings not read yet are refused
         // before the download or the read starts.
@@ -108,7 +105,7 @@ class EventLoopTokenTest {
         // 3). The request after that passes the account's budget on the event loop, then needs the new client, read
         // on a worker: it spends the budget once (3 of 3) and is counted once, and the one after is refused.
         String newClient = Fixtures.client(accountId, "new shop");
-        heardSoFar();
+        ReplicaRevocationTest.heardSoFar(database, feed);
         send(TOKEN, tokenBody(clientId, now()), key, BASE + "event-loop.pem", null).statusCode(200);
         double accepted = metrics.get("management.signed.accepted").tag("signatures", "sha1").counter().count();
         send(TOKEN, tokenBody(newClient, now()), key, BASE + "event-loop.pem", null).statusCode(200);
@@ -137,14 +134,5 @@ class EventLoopTokenTest {
             }
         });
         return outcome.get(10, TimeUnit.SECONDS);
-    }
-
-    /** Waits until the change feed has heard every change made so far, so that none drops what is read next. */
-    private void heardSoFar() throws Exception {
-        String marker = "marker " + UUID.randomUUID();
-        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
-            s.execute("select pg_notify('management_changes', '" + marker + "')");
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> marker.equals(feed.lastHeard()));
     }
 }

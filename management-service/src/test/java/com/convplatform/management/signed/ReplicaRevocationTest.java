@@ -84,9 +84,7 @@ class ReplicaRevocationTest {
     void theRevocationIsServedFromMemoryUntilAChangeIsHeard() throws Exception {
         Signer signer = signer();
         // every notification of the signer's own registration heard first, so that none drops what is read next
-        String marker = "marker " + UUID.randomUUID();
-        sql("select pg_notify('management_changes', '" + marker + "')");
-        waitFor(() -> marker.equals(feed.lastHeard()), "the feed to hear the changes made so far");
+        heardSoFar(database, feed);
         assertEquals(200, signer.token());
         sql("begin; alter table registered_certificate disable trigger registered_certificate_changed;"
                 + " update registered_certificate set revoked_at = now() where id = '" + signer.uuid() + "';"
@@ -139,6 +137,15 @@ class ReplicaRevocationTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Waits until the change feed has heard every change made so far, so that none drops what is read next. */
+    static void heardSoFar(DataSource database, ChangeFeed feed) throws Exception {
+        String marker = "marker " + UUID.randomUUID();
+        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
+            s.execute("select pg_notify('management_changes', '" + marker + "')");
+        }
+        waitFor(() -> marker.equals(feed.lastHeard()), "the feed to hear the changes made so far");
     }
 
     private void sql(String sql) throws Exception {
