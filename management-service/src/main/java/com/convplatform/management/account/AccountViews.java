@@ -112,11 +112,6 @@ public final class AccountViews {
         static ClientView of(Client c) {
             return new ClientView(c.id, c.name, c.createdAt, c.disabledAt);
         }
-
-        /** The shape of spec 4.2. */
-        public ClientView forEnumeration() {
-            return new ClientView(clientId, name, createdAt, null);
-        }
     }
 
     public record CertificateView(@Schema(example = "0c5b8e4a-7d21-4f3a-b9e6-5a1d2c3b4e5f") String certificateUuid,

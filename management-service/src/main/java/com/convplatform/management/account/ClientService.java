@@ -20,12 +20,16 @@ public class ClientService {
     private final AccountRepository repository;
     private final DisabledSet disabled;
     private final Event<DisabledSet.Changed> disabledChanged;
+    private final DirectReads direct;
+    private final Event<ChangeFeed.Changed> changed;
     private final Cache<String, String> clientAccounts = Caffeine.newBuilder().maximumSize(AccountService.CACHED)
             .build();
 
     public ClientService(Clock clock, AccountRepository repository, DisabledSet disabled,
-            Event<DisabledSet.Changed> disabledChanged) {
+            Event<DisabledSet.Changed> disabledChanged, DirectReads direct, Event<ChangeFeed.Changed> changed) {
         this.clock = clock;
+        this.direct = direct;
+        this.changed = changed;
         this.repository = repository;
         this.disabled = disabled;
         this.disabledChanged = disabledChanged;
@@ -62,7 +66,13 @@ public class ClientService {
         c.name = name.strip();
         c.createdAt = clock.instant();
         repository.persist(c);
+        changed.fire(new ChangeFeed.Changed()); // the enumeration held in memory: at once here, elsewhere by trigger
         return ClientView.of(c);
+    }
+
+    /** The client enumeration of spec 4.2, from memory while the change feed listens (DirectReads). */
+    public List<ClientView> enumeration(String accountId) {
+        return direct.clientsOf(accountId);
     }
 
     public List<ClientView> clients(String accountId) {

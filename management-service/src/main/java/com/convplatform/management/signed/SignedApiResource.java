@@ -148,7 +148,8 @@ public class SignedApiResource {
     public CompletionStage<ClientList> clients(byte[] body, @BeanParam Headers headers,
             @Context HttpServerRequest request) {
         String source = source(request);
-        return Workers.onWorker(() -> service.listClients(body, headers, source));
+        // as a token: on the event loop while the account's clients are in memory (DirectReads), else on a worker
+        return Workers.inMemoryOrOnWorker(() -> service.listClients(body, headers, source));
     }
 
     /** The peer, or the client named by X-Forwarded-For when {@code quarkus.http.proxy.*} trusts the proxy. */

@@ -20,7 +20,6 @@ import com.convplatform.crypto.url.ManagementCertUrlRule;
 import com.convplatform.management.account.AccountService;
 import com.convplatform.management.account.AccountViews;
 import com.convplatform.management.account.AccountViews.ClientList;
-import com.convplatform.management.account.AccountViews.ClientView;
 import com.convplatform.management.account.CertificateService;
 import com.convplatform.management.account.ClientService;
 import com.convplatform.management.block.CertificateBlocks;
@@ -104,7 +103,7 @@ public class SignedRequestService {
 
     public ClientList listClients(byte[] body, Headers headers, String source) {
         Verified v = verify(body, headers, source, false);
-        return new ClientList(clients.clients(v.account.id()).stream().map(ClientView::forEnumeration).toList());
+        return new ClientList(clients.enumeration(v.account.id()));
     }
 
     private record Verified(AccountService.Signer account, JsonNode json, String certSha256) {

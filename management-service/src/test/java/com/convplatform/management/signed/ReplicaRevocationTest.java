@@ -1,6 +1,7 @@
 package com.convplatform.management.signed;
 
 import static com.convplatform.management.ClientPkiResource.FQDN;
+import static com.convplatform.management.signed.SignedApiTest.CLIENTS;
 import static com.convplatform.management.signed.SignedApiTest.TOKEN;
 import static com.convplatform.management.signed.SignedApiTest.now;
 import static com.convplatform.management.signed.SignedApiTest.refused;
@@ -8,12 +9,14 @@ import static com.convplatform.management.signed.SignedApiTest.send;
 import static com.convplatform.management.signed.SignedApiTest.tokenBody;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.KeyPair;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
@@ -35,7 +38,8 @@ import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * Changes made through another replica: only the shared database changes, so these tests write there themselves.
- * This replica serves a certificate's revocation and an account's SHA-256 requirement from memory and hears of every
+ * This replica serves a certificate's revocation, an account's SHA-256 requirement and its clients' enumeration from
+ * memory and hears of every
  * change through the tables' triggers and its change feed (LISTEN management_changes). In-process only (they reach the
  * service's database), so not part of the *IT suites.
  */
@@ -52,6 +56,13 @@ class ReplicaRevocationTest {
     record Signer(String clientId, KeyPair keys, String uuid) {
         int token() {
             return send(TOKEN, tokenBody(clientId, now()), keys.getPrivate(), null, uuid).extract().statusCode();
+        }
+
+        /** The client ids that the signed client enumeration lists. */
+        List<String> clients() {
+            String body = "{\"fqdn\":\"" + FQDN + "\",\"timestamp\":\"" + now() + "\"}";
+            return send(CLIENTS, body, keys.getPrivate(), null, uuid).statusCode(200).extract()
+                    .jsonPath().getList("clients.client_id", String.class);
         }
     }
 
@@ -93,6 +104,32 @@ class ReplicaRevocationTest {
         assertEquals(200, signer.token());
         sql("select pg_notify('management_changes', 'a change elsewhere')");
         waitFor(() -> signer.token() == 400, "the notification to drop what was held");
+    }
+
+    @Test
+    void aClientAddedThroughAnotherReplicaIsListedOnceTheFeedHearsOfIt() throws Exception {
+        Signer signer = signer();
+        assertTrue(signer.clients().contains(signer.clientId())); // now held here
+        String added = UUID.randomUUID().toString();
+        sql("insert into client (id, account_id, name, created_at) select '" + added + "', account_id, 'added"
+                + " elsewhere', now() from client where id = '" + signer.clientId() + "'");
+        waitFor(() -> signer.clients().contains(added), "the client added elsewhere to be listed here");
+    }
+
+    /** As the revocation: a client written with the table's trigger off is not listed until any change is heard. */
+    @Test
+    void theClientEnumerationIsServedFromMemoryUntilAChangeIsHeard() throws Exception {
+        Signer signer = signer();
+        heardSoFar(database, feed);
+        List<String> held = signer.clients();
+        assertTrue(held.contains(signer.clientId()));
+        String added = UUID.randomUUID().toString();
+        sql("begin; alter table client disable trigger client_changed; insert into client (id, account_id, name,"
+                + " created_at) select '" + added + "', account_id, 'unheard', now() from client where id = '"
+                + signer.clientId() + "'; alter table client enable trigger client_changed; commit");
+        assertEquals(held, signer.clients(), "read from memory, not from the database");
+        sql("select pg_notify('management_changes', 'a change elsewhere')");
+        waitFor(() -> signer.clients().contains(added), "the notification to drop what was held");
     }
 
     @Test

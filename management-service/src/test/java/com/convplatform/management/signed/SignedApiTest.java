@@ -118,6 +118,18 @@ class SignedApiTest {
                 .body("clients.client_id", hasItem(clientId)).body("clients.name", hasItem("web shop"));
     }
 
+    /** The enumeration is held in memory; a client the operator adds here is listed by the very next request. */
+    @Test
+    void aClientAddedByTheOperatorIsListedAtOnceAfterTheLastOfTheList() {
+        String body = "{\"fqdn\":\"" + FQDN + "\",\"timestamp\":\"" + now() + "\"}";
+        var key = ClientPkiResource.ecLeaf.key().getPrivate();
+        send(CLIENTS, body, key, BASE + "ec.pem", null).statusCode(200).body("clients.client_id", hasItem(clientId));
+        String added = Fixtures.client(accountId, "added now");
+        List<String> listed = send(CLIENTS, body, key, BASE + "ec.pem", null).statusCode(200).extract().jsonPath()
+                .getList("clients.client_id", String.class);
+        assertEquals(added, listed.get(listed.size() - 1), "the newest client last: " + listed);
+    }
+
     @Test
     void selfSignedRegisteredCertificateWorksUntilRevoked() {
         var kp = KeyPairs.ecP256();
