@@ -3,6 +3,7 @@ package com.convplatform.support;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
+import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 
@@ -73,7 +74,11 @@ public class RequestIds {
         }
     }
 
-    @ServerResponseFilter
+    /**
+     * Response filters run from the highest priority down: this one, below the default, runs after the others, so
+     * that what they log (the operator audit's line) still carries the request id.
+     */
+    @ServerResponseFilter(priority = Priorities.USER - 100)
     public void onResponse(ContainerRequestContext request, ContainerResponseContext response) {
         Object id = request.getProperty(MDC_KEY);
         if (id != null) {

@@ -2,6 +2,7 @@ package com.convplatform.management.admin;
 
 import static com.convplatform.management.Fixtures.OPERATOR;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -9,9 +10,15 @@ import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
+import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.pki.CertificateBuilder;
@@ -50,6 +57,39 @@ class OperatorAuditTest {
         assertEquals("account_id=" + id, a.get("target"));
         assertEquals(201, a.get("status"));
         assertEquals("ok", a.get("outcome"));
+    }
+
+    /** The action's log line carries the request id its answer gave, as every other line of the request does. */
+    @Test
+    void theActionsLogLineCarriesTheRequestIdOfItsAnswer() {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                if ("com.convplatform.audit".equals(r.getLoggerName()) && r instanceof ExtLogRecord e) {
+                    lines.add(e.getMdc("request_id") + " " + e.getFormattedMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger.getLogger("").addHandler(capture);
+        try {
+            String requestId = given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
+                    .body(Map.of("name", "Logged shop")).post("/admin/v1/accounts/no-such-account/clients").then()
+                    .statusCode(404).extract().header("X-Request-Id");
+            await().atMost(Duration.ofSeconds(10)).until(() -> lines.stream().anyMatch(l -> l.contains("outcome=")));
+            assertEquals(List.of(requestId), lines.stream().filter(l -> l.contains("outcome=ACCOUNT_NOT_FOUND"))
+                    .map(l -> l.substring(0, l.indexOf(' '))).toList(), "the action's lines: " + lines);
+        } finally {
+            Logger.getLogger("").removeHandler(capture);
+        }
     }
 
     @Test
