@@ -21,9 +21,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
  * What a signed request reads in plain JDBC, past Hibernate's session: an account's SHA-256 requirement, a
- * certificate's revocation and an account's clients (the client enumeration of spec 4.2). Held in memory while the {@link ChangeFeed} listens and dropped at
- * every change it hears, so that a change made through any replica applies within milliseconds, and at once on the
- * replica that made it; read from the database on every call while it does not listen.
+ * certificate's revocation and an account's clients (the client enumeration of spec 4.2). Held in memory while the
+ * {@link ChangeFeed} listens and dropped at every change it hears, so that a change made through any replica applies
+ * within milliseconds, and at once on the replica that made it; read from the database on every call while it does
+ * not listen.
  */
 @ApplicationScoped
 class DirectReads {
