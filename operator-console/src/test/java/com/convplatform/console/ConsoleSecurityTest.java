@@ -17,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.console.security.SecurityHeaders;
+import com.convplatform.testsupport.LogCapture;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -230,31 +231,10 @@ class ConsoleSecurityTest {
 
     /** The lines logged on {@code console.audit} while {@code action} runs, each formatted as the log writes it. */
     static List<String> audited(Runnable action) {
-        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Handler capture = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                lines.add(r.getParameters() == null
-                        ? r.getMessage()
-                        : String.format(r.getMessage(), r.getParameters()));
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        java.util.logging.Logger audit = java.util.logging.Logger.getLogger("console.audit");
-        audit.addHandler(capture);
-        try {
+        try (LogCapture log = LogCapture.of("console.audit", java.util.logging.Level.INFO)) {
             action.run();
-        } finally {
-            audit.removeHandler(capture);
+            return log.messages();
         }
-        return lines;
     }
 
     @Test

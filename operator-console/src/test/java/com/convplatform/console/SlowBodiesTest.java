@@ -9,7 +9,7 @@ import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
-import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.StalledBodies;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,7 +36,7 @@ class SlowBodiesTest {
     @Test
     void threeHundredStalledSignInsLeaveTheConsoleAnsweringAndEndAtTheDeadline() throws Exception {
         ConsoleSecurityTest.signIn("alice");
-        try (ErrorLogCapture log = ErrorLogCapture.start();
+        try (LogCapture log = LogCapture.errors();
                 StalledBodies stalled = StalledBodies.open(port, "/j_security_check",
                         Map.of("Content-Type", "application/x-www-form-urlencoded"), form(), 300, 20_000, 30)) {
             // Each sign-in is answered (its PBKDF2 check takes what it takes on a loaded machine), and a page of a
@@ -53,7 +53,7 @@ class SlowBodiesTest {
             List<String> answers = stalled.statusLines(15_000);
             assertEquals(150, answers.size());
             answers.forEach(line -> assertEquals(StalledBodies.TIMED_OUT, line));
-            assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the console");
+            assertEquals(List.of(), log.summaries(), "clients that gave up or timed out are no error of the console");
         }
     }
 }

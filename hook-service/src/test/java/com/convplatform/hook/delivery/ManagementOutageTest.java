@@ -29,6 +29,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.HookPlatformResource.Answer;
+import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -226,36 +227,20 @@ class ManagementOutageTest {
         given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200)
                 .body(org.hamcrest.Matchers.containsString("hook_account_lookups_refused_total{status=\"401\"} 1.0"));
         // and said in the log, where the runbook looks (at most once a minute)
-        assertTrue(refusalWarnings.stream().anyMatch(w -> w.contains("Looking up account " + account
+        assertTrue(log.messages().stream().anyMatch(w -> w.contains("Looking up account " + account
                 + ": management-service refused the lookup with 401; check hook.management.internal-api-key")),
-                refusalWarnings.toString());
+                log.messages().toString());
     }
 
-    private final List<String> refusalWarnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final java.util.logging.Handler capture = new java.util.logging.Handler() {
-        @Override
-        public void publish(java.util.logging.LogRecord r) {
-            refusalWarnings.add(r instanceof org.jboss.logmanager.ExtLogRecord e
-                    ? e.getFormattedMessage()
-                    : r.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture log;
 
     @org.junit.jupiter.api.BeforeEach
     void listen() {
-        java.util.logging.Logger.getLogger(AccountDirectory.class.getName()).addHandler(capture);
+        log = LogCapture.of(AccountDirectory.class.getName(), java.util.logging.Level.INFO);
     }
 
     @org.junit.jupiter.api.AfterEach
     void stopListening() {
-        java.util.logging.Logger.getLogger(AccountDirectory.class.getName()).removeHandler(capture);
+        log.close();
     }
 }

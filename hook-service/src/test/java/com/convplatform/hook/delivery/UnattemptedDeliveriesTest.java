@@ -11,18 +11,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.crypto.testing.JsonExchanges;
+import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.StubServer;
 
@@ -83,32 +79,16 @@ class UnattemptedDeliveriesTest {
 
     }
 
-    private final List<String> warnings = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-                warnings.add(r instanceof ExtLogRecord e ? e.getFormattedMessage() : r.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture log;
 
     @BeforeEach
     void listen() {
-        Logger.getLogger(DeliveryWorker.class.getName()).addHandler(capture);
+        log = LogCapture.of(DeliveryWorker.class.getName(), Level.WARNING);
     }
 
     @AfterEach
     void stopListening() {
-        Logger.getLogger(DeliveryWorker.class.getName()).removeHandler(capture);
+        log.close();
     }
 
     @Test
@@ -124,6 +104,7 @@ class UnattemptedDeliveriesTest {
         // At most one is sent in each round (it takes 2 s); the others wait past their 1 s and go back unattempted.
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> metric("hook_deliveries_unattempted_total") - before >= EVENTS - 1);
+        List<String> warnings = log.messages();
         List<String> stuck = warnings.stream().filter(w -> w.contains("handed back without an attempt")).toList();
         assertEquals(1, stuck.size(), "one warning a minute at most: " + warnings);
         String warning = stuck.get(0);

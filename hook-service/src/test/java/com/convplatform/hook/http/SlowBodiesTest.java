@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.delivery.HookDeliveryTest;
-import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.StalledBodies;
 
@@ -38,7 +38,7 @@ class SlowBodiesTest {
         String account = UUID.randomUUID().toString();
         intake(account, 1);
         double serverErrorsBefore = serverErrors(); // other tests of this application may have answered 5xx on purpose
-        try (ErrorLogCapture log = ErrorLogCapture.start();
+        try (LogCapture log = LogCapture.errors();
                 StalledBodies stalled = StalledBodies.open(port, "/internal/v1/events",
                         Map.of("Content-Type", "application/json", "Authorization", HookDeliveryTest.INTERNAL), 300,
                         20_000, 30)) {
@@ -54,7 +54,7 @@ class SlowBodiesTest {
             List<String> answers = stalled.statusLines(15_000);
             assertEquals(150, answers.size());
             answers.forEach(line -> assertEquals(StalledBodies.TIMED_OUT, line));
-            assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
+            assertEquals(List.of(), log.summaries(), "clients that gave up or timed out are no error of the service");
         }
         assertEquals(serverErrorsBefore, serverErrors(), "no 5xx answered meanwhile");
     }

@@ -17,10 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
 
@@ -31,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.hook.HookPlatformResource.Answer;
 import com.convplatform.hook.delivery.DeliveryTracing;
+import com.convplatform.testsupport.LogCapture;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
@@ -180,28 +178,9 @@ class DeliveryTracingTest {
 
     @Test
     void theAttemptsLogLineCarriesTheTraceIdAsItsRequestId() {
-        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
         PatternFormatter format = new PatternFormatter(
                 ConfigProvider.getConfig().getValue("quarkus.log.console.format", String.class));
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                lines.add(format.format(r)); // formatted on the logging thread, whose MDC the line takes
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger worker = Logger.getLogger("com.convplatform.hook.delivery.DeliveryWorker");
-        Level before = worker.getLevel();
-        worker.setLevel(Level.FINE);
-        worker.addHandler(capture);
-        try {
+        try (LogCapture log = LogCapture.of("com.convplatform.hook.delivery.DeliveryWorker", Level.FINE)) {
             String account = account();
             String traceId = id(16);
             given().header("Authorization", INTERNAL).header("traceparent", "00-" + traceId + "-" + id(8) + "-01")
@@ -210,13 +189,12 @@ class DeliveryTracingTest {
             awaitDelivered(account, 1);
             String attempt = trace(traceId, t -> has(t, DeliveryTracing.ATTEMPT, 1)).stream()
                     .filter(s -> s.getName().equals(DeliveryTracing.ATTEMPT)).findFirst().orElseThrow().getSpanId();
+            // each line as the log writes it, with the MDC of the thread that logged it
+            List<String> lines = log.records().stream().map(format::format).toList();
             // the request id is the trace id; the intake caller's own X-Request-Id is not carried into the delivery
             String line = lines.stream().filter(l -> l.contains("span_id=" + attempt)).findFirst().orElseThrow();
             assertTrue(line.contains("request_id=" + traceId + " trace_id=" + traceId + " span_id=" + attempt), line);
             assertFalse(lines.stream().anyMatch(l -> l.contains("trace-log-1")), line);
-        } finally {
-            worker.removeHandler(capture);
-            worker.setLevel(before);
         }
     }
 

@@ -13,10 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import java.util.logging.Level;
 
 import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
@@ -25,6 +22,7 @@ import com.convplatform.crypto.pki.CertificateBuilder;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
+import com.convplatform.testsupport.LogCapture;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -62,33 +60,16 @@ class OperatorAuditTest {
     /** The action's log line carries the request id its answer gave, as every other line of the request does. */
     @Test
     void theActionsLogLineCarriesTheRequestIdOfItsAnswer() {
-        List<String> lines = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                if ("com.convplatform.audit".equals(r.getLoggerName()) && r instanceof ExtLogRecord e) {
-                    lines.add(e.getMdc("request_id") + " " + e.getFormattedMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger.getLogger("").addHandler(capture);
-        try {
+        try (LogCapture log = LogCapture.of("com.convplatform.audit", Level.INFO)) {
             String requestId = given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
                     .body(Map.of("name", "Logged shop")).post("/admin/v1/accounts/no-such-account/clients").then()
                     .statusCode(404).extract().header("X-Request-Id");
-            await().atMost(Duration.ofSeconds(10)).until(() -> lines.stream().anyMatch(l -> l.contains("outcome=")));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> log.messages().stream().anyMatch(l -> l.contains("outcome=")));
+            List<String> lines = log.records().stream()
+                    .map(r -> ((ExtLogRecord) r).getMdc("request_id") + " " + LogCapture.message(r)).toList();
             assertEquals(List.of(requestId), lines.stream().filter(l -> l.contains("outcome=ACCOUNT_NOT_FOUND"))
                     .map(l -> l.substring(0, l.indexOf(' '))).toList(), "the action's lines: " + lines);
-        } finally {
-            Logger.getLogger("").removeHandler(capture);
         }
     }
 

@@ -16,7 +16,7 @@ import com.convplatform.crypto.management.ManagementRequestSigner;
 import com.convplatform.crypto.time.TimestampWindow;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
-import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.StalledBodies;
 
@@ -44,7 +44,7 @@ class SlowBodiesTest {
         PrivateKey key = ClientPkiResource.ecLeaf.key().getPrivate();
         String chain = "https://" + ClientPkiResource.FQDN + "/client.api/ec.pem";
         valid(client, key, chain); // warm, its chain cached
-        try (ErrorLogCapture log = ErrorLogCapture.start();
+        try (LogCapture log = LogCapture.errors();
                 StalledBodies stalled = StalledBodies.open(port, TOKEN,
                         Map.of("Content-Type", "application/json", "Signature", "AAAA"), 300, 20_000, 30)) {
             for (int i = 0; i < 5; i++) {
@@ -59,7 +59,7 @@ class SlowBodiesTest {
             List<String> answers = stalled.statusLines(15_000);
             assertEquals(150, answers.size());
             answers.forEach(line -> assertEquals(StalledBodies.TIMED_OUT, line));
-            assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
+            assertEquals(List.of(), log.summaries(), "clients that gave up or timed out are no error of the service");
         }
         given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200)
                 .body(not(org.hamcrest.Matchers

@@ -8,19 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
 
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -33,25 +29,7 @@ import io.quarkus.test.junit.QuarkusTest;
  */
 @QuarkusTest
 class OutboxWatchTest {
-    private final List<String> warnings = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.INFO.intValue()) {
-                warnings.add(r.getLevel() + " " + (r instanceof ExtLogRecord e
-                        ? e.getFormattedMessage()
-                        : r.getMessage()));
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture log;
     private String stuck;
 
     @Inject
@@ -62,12 +40,12 @@ class OutboxWatchTest {
         // Another test's stuck event (removed by now) may have made the watch warn moments ago; one check sees the
         // outbox move, so this test's event starts a stop of its own
         watch.check();
-        Logger.getLogger(OutboxWatch.class.getName()).addHandler(capture);
+        log = LogCapture.of(OutboxWatch.class.getName(), Level.INFO);
     }
 
     @AfterEach
     void cleanUp() {
-        Logger.getLogger(OutboxWatch.class.getName()).removeHandler(capture);
+        log.close();
         if (stuck != null) {
             remove(stuck);
         }
@@ -81,12 +59,12 @@ class OutboxWatchTest {
         assertTrue(age >= 600 && age < 660, "the oldest event's wait, in seconds: " + age);
 
         // checked every 0.5 s in the tests (upload.outbox.check-interval): one warning, at most one a minute
-        await().atMost(Duration.ofSeconds(20)).until(() -> warnings.stream().anyMatch(w -> w.startsWith("WARN")));
+        await().atMost(Duration.ofSeconds(20)).until(() -> lines().stream().anyMatch(w -> w.startsWith("WARN")));
         for (int i = 0; i < 3; i++) {
             watch.check(); // more checks within the minute, as the schedule makes them: no second warning
         }
-        assertEquals(1, warnings.stream().filter(w -> w.startsWith("WARN")).count(), warnings.toString());
-        String warning = warnings.stream().filter(w -> w.startsWith("WARN")).findFirst().orElseThrow();
+        assertEquals(1, lines().stream().filter(w -> w.startsWith("WARN")).count(), lines().toString());
+        String warning = lines().stream().filter(w -> w.startsWith("WARN")).findFirst().orElseThrow();
         assertTrue(warning.contains("The outbox does not move:") && warning.contains("upload.outbox.stuck-after PT5M")
                 && warning.contains("7 failed posts of it so far, last: 503 from hook-service")
                 && warning.contains("upload.hook-service.url"), warning);
@@ -97,12 +75,17 @@ class OutboxWatchTest {
         stuck = null;
         assertTrue(oldestAge() < 60, "no event waits for long now");
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> warnings.stream().anyMatch(w -> w.contains("The outbox moves again")));
+                .until(() -> lines().stream().anyMatch(w -> w.contains("The outbox moves again")));
 
         // stopping again within the minute is a new stop: warned at once, not held back by the last warning
         stuck = stuckEvent(logged);
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> warnings.stream().filter(w -> w.startsWith("WARN")).count() == 2);
+                .until(() -> lines().stream().filter(w -> w.startsWith("WARN")).count() == 2);
+    }
+
+    /** What the watch logged, each line as its level and message. */
+    private List<String> lines() {
+        return log.records().stream().map(r -> r.getLevel() + " " + LogCapture.message(r)).toList();
     }
 
     private static double oldestAge() {

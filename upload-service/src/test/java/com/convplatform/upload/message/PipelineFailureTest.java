@@ -18,10 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
@@ -31,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import com.convplatform.testsupport.LogCapture;
 import com.convplatform.upload.PlatformStubsResource;
 import com.convplatform.upload.storage.FileStore;
 import com.convplatform.upload.storage.LocalFileStore;
@@ -87,34 +85,18 @@ class PipelineFailureTest {
 
     /** The name of the file the next upload sends (the store sees only the temporary file). */
     static final List<String> NEXT = new CopyOnWriteArrayList<>(List.of("ok.png"));
-    final List<LogRecord> errors = new CopyOnWriteArrayList<>();
-    final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
-                errors.add(record);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture log;
 
     @BeforeEach
     void setUp() {
         given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
                 .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users");
-        Logger.getLogger("").addHandler(capture);
+        log = LogCapture.errors();
     }
 
     @AfterEach
     void tearDown() {
-        Logger.getLogger("").removeHandler(capture);
+        log.close();
         NEXT.set(0, "ok.png");
     }
 
@@ -127,7 +109,7 @@ class PipelineFailureTest {
                 .multiPart("file", name, PNG, "image/png").post("/v1.0/log_file_from_user/").then().statusCode(500)
                 .contentType(ContentType.JSON).body("error_code", equalTo("INTERNAL_ERROR"))
                 .body("error_message", equalTo("The request could not be processed; it changed nothing"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> errors.stream()
+        await().atMost(Duration.ofSeconds(5)).until(() -> log.records().stream()
                 .anyMatch(r -> r.getThrown() != null
                         && "injected by the test's file store".equals(root(r).getMessage())));
         assertEquals(before, storedFiles());

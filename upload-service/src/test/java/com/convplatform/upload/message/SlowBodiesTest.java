@@ -19,7 +19,7 @@ import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
-import com.convplatform.testsupport.ErrorLogCapture;
+import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.StalledBodies;
 import com.convplatform.upload.PlatformStubsResource;
@@ -54,7 +54,7 @@ class SlowBodiesTest {
         upload(); // warm
         byte[] head = body(field("auth_id", "user42"), field("business_id", "1001"), field("message_type", "1"),
                 fileHead("slow.png"), PNG);
-        try (ErrorLogCapture log = ErrorLogCapture.start();
+        try (LogCapture log = LogCapture.errors();
                 StalledBodies stalled = StalledBodies.open(port, "/v1.0/log_file_from_user/",
                         Map.of("Authorization", "Bearer " + PlatformStubs.token(), "client-id", "client-1",
                                 "Content-Type", "multipart/form-data; boundary=" + BOUNDARY),
@@ -73,7 +73,7 @@ class SlowBodiesTest {
             answers.forEach(line -> assertTrue(StalledBodies.TIMED_OUT.equals(line)
                     || "HTTP/1.1 429 Too Many Requests".equals(line), "answered " + line));
             assertTrue(answers.contains(StalledBodies.TIMED_OUT), "no body was read until its deadline");
-            assertEquals(List.of(), log.errors(), "clients that gave up or timed out are no error of the service");
+            assertEquals(List.of(), log.summaries(), "clients that gave up or timed out are no error of the service");
         }
         given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).body(not(Matchers.matchesPattern(
                 Pattern.compile(".*http_server_requests_seconds_count\\{[^}]*status=\"5\\d\\d\".*", Pattern.DOTALL))));
