@@ -26,7 +26,6 @@ public class RequestIds {
     public static final String MDC_KEY = "request_id";
     public static final String CALLER_MDC_KEY = "caller_request_id";
     private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
-    private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{32}");
 
     /**
      * The id of the work on this thread: the trace id of its current span, or, with tracing off, a new random one of
@@ -45,11 +44,6 @@ public class RequestIds {
     public static String of(String traceparent) {
         SpanContext span = TraceContexts.spanContext(traceparent);
         return span.isValid() ? span.getTraceId() : null;
-    }
-
-    /** Whether {@code id} has the form of a request id (a trace id). */
-    public static boolean isRequestId(String id) {
-        return id != null && TRACE_ID.matcher(id).matches();
     }
 
     /** A caller's {@value #HEADER} when it is safe to log, else null. */
