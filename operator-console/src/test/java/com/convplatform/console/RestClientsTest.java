@@ -10,13 +10,13 @@ import com.convplatform.testsupport.RestClientBeans;
 
 import io.quarkus.test.junit.QuarkusTest;
 
-/** Each REST client is built once, as a singleton (test-support's RestClientBeans says why). */
+/** Each REST client is built once, as a singleton, under a key of its own (test-support's RestClientBeans says why). */
 @QuarkusTest
 class RestClientsTest {
     @Test
-    void everyRestClientIsOneSingleton() {
-        assertEquals(Map.of("com.convplatform.console.api.HookApi", "Singleton",
-                "com.convplatform.console.api.ManagementApi", "Singleton",
-                "com.convplatform.console.api.UploadApi", "Singleton"), RestClientBeans.scopes());
+    void everyRestClientIsOneSingletonOfItsOwnName() {
+        assertEquals(Map.of("com.convplatform.console.api.HookApi", "Singleton hook",
+                "com.convplatform.console.api.ManagementApi", "Singleton management",
+                "com.convplatform.console.api.UploadApi", "Singleton upload"), RestClientBeans.clients());
     }
 }

@@ -10,12 +10,12 @@ import com.convplatform.testsupport.RestClientBeans;
 
 import io.quarkus.test.junit.QuarkusTest;
 
-/** Each REST client is built once, as a singleton (test-support's RestClientBeans says why). */
+/** Each REST client is built once, as a singleton, under a key of its own (test-support's RestClientBeans says why). */
 @QuarkusTest
 class RestClientsTest {
     @Test
-    void everyRestClientIsOneSingleton() {
-        assertEquals(Map.of("com.convplatform.hook.delivery.AccountDirectory$Management", "Singleton"),
-                RestClientBeans.scopes());
+    void everyRestClientIsOneSingletonOfItsOwnName() {
+        assertEquals(Map.of("com.convplatform.hook.delivery.AccountDirectory$Management", "Singleton management"),
+                RestClientBeans.clients());
     }
 }

@@ -220,7 +220,7 @@ public interface UploadConfig {
     }
 
     interface HookService {
-        /** Base of hook-service's intake (the REST client hook-intake's URL). */
+        /** Base of hook-service's internal API (the URL of the REST clients hook-intake and hook-erasures). */
         @WithDefault("http://localhost:8082")
         String url();
 

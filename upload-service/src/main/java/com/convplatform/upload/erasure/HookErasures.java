@@ -29,14 +29,15 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * hook-service's erasure of an upload user's deliveries ({@code POST /internal/v1/erasures}), with the intake's URL
- * and key. Repeating a call removes nothing more, so a failure is retried.
+ * and key, through a REST client of its own ({@code hook-erasures}). Repeating a call removes nothing more, so a failure
+ * is retried.
  */
 @ApplicationScoped
 @RegisterForReflection(targets = HookErasure.Erased.class) // read with readEntity, which the build cannot see
 @Timeout(value = 30, unit = ChronoUnit.SECONDS)
 @Retry(maxRetries = 2, delay = 500, retryOn = {IOException.class, TimeoutException.class})
 public class HookErasures {
-    @RegisterRestClient(configKey = "hook-intake")
+    @RegisterRestClient(configKey = "hook-erasures")
     @Path("/internal/v1/erasures")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)

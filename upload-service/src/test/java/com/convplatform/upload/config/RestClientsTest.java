@@ -10,13 +10,14 @@ import com.convplatform.testsupport.RestClientBeans;
 
 import io.quarkus.test.junit.QuarkusTest;
 
-/** Each REST client is built once, as a singleton (test-support's RestClientBeans says why). */
+/** Each REST client is built once, as a singleton, under a key of its own (test-support's RestClientBeans says why). */
 @QuarkusTest
 class RestClientsTest {
     @Test
-    void everyRestClientIsOneSingleton() {
-        assertEquals(Map.of("com.convplatform.upload.auth.Revocations$Source", "Singleton",
-                "com.convplatform.upload.erasure.HookErasures$Api", "Singleton",
-                "com.convplatform.upload.handoff.HookIntakeClient$HookIntake", "Singleton"), RestClientBeans.scopes());
+    void everyRestClientIsOneSingletonOfItsOwnName() {
+        assertEquals(Map.of("com.convplatform.upload.auth.Revocations$Source", "Singleton management-internal",
+                "com.convplatform.upload.erasure.HookErasures$Api", "Singleton hook-erasures",
+                "com.convplatform.upload.handoff.HookIntakeClient$HookIntake", "Singleton hook-intake"),
+                RestClientBeans.clients());
     }
 }

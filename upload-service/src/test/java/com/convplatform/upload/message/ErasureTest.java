@@ -84,8 +84,10 @@ class ErasureTest {
                 .body("last_error", nullValue()).body(not(org.hamcrest.Matchers.containsString(gone))).extract();
         String id = record.path("erasure_id");
 
-        // hook-service was asked for exactly these messages of the account
-        String call = PlatformStubs.ERASURES.stream().skip(erasuresBefore).findFirst().orElseThrow();
+        // hook-service was asked for exactly these messages of the account (another test's erasure may pass meanwhile)
+        String theirs = "\"message_ids\":" + goneMessages.toString().replace(" ", "");
+        String call = PlatformStubs.ERASURES.stream().skip(erasuresBefore).filter(c -> c.contains(theirs)).findFirst()
+                .orElseThrow(() -> new AssertionError(theirs + " not among " + PlatformStubs.ERASURES));
         for (long m : goneMessages) {
             assertTrue(call.contains(String.valueOf(m)), call);
         }
@@ -113,7 +115,8 @@ class ErasureTest {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> given().header("Authorization", OPERATOR)
                 .get("/admin/v1/erasures/" + id).then().statusCode(200).body("status", equalTo("COMPLETED"))
                 .body("hook_passes", equalTo(2)).body("completed_at", notNullValue()));
-        assertEquals(erasuresBefore + 2, PlatformStubs.ERASURES.size(), "hook-service was asked twice");
+        assertEquals(2, PlatformStubs.ERASURES.stream().skip(erasuresBefore).filter(c -> c.contains(theirs)).count(),
+                "hook-service was asked twice");
         given().header("Authorization", OPERATOR).queryParam("business_id", "1001").queryParam("auth_id", gone)
                 .get("/admin/v1/erasures").then().statusCode(200).body("$", hasSize(1))
                 .body("[0].erasure_id", equalTo(id));
