@@ -3,6 +3,7 @@ package com.convplatform.management.admin;
 import static com.convplatform.management.Fixtures.OPERATOR;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -96,6 +97,24 @@ class OperatorAuditTest {
         assertNull(rotated.get("operator"));
         assertNull(rotated.get("target"));
         assertEquals("ok", rotated.get("outcome"));
+    }
+
+    /**
+     * Only the operator's key (or the internal key naming an operator) is recorded: a state-changing call without a
+     * credential, with a wrong one, or to the signed API leaves nothing on the trail.
+     */
+    @Test
+    void callsWithoutTheOperatorsKeyAreNotRecorded() {
+        given().header("Authorization", OPERATOR).header("X-Operator", "dave").contentType(ContentType.JSON)
+                .body("{}").put("/admin/v1/certificate-blocks/" + "cd".repeat(32)).then().statusCode(400);
+        Object before = newest().get("id");
+        given().contentType(ContentType.JSON).body(Map.of("name", "Shop")).post("/admin/v1/accounts").then()
+                .statusCode(401).body("error_code", notNullValue());
+        given().header("Authorization", "Bearer not-the-key").contentType(ContentType.JSON)
+                .body(Map.of("name", "Shop")).post("/admin/v1/accounts").then().statusCode(401);
+        given().contentType(ContentType.JSON).body("{\"fqdn\":\"shop.example.org\"}")
+                .post("/platform/management/clients/").then().statusCode(400);
+        assertEquals(before, newest().get("id"));
     }
 
     @Test
