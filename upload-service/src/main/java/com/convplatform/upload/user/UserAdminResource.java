@@ -2,6 +2,7 @@ package com.convplatform.upload.user;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 
@@ -20,12 +21,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.hibernate.exception.ConstraintViolationException;
 import org.jboss.resteasy.reactive.ResponseStatus;
 
 import com.convplatform.support.ApiException;
@@ -72,21 +71,19 @@ public class UserAdminResource {
     @APIResponse(responseCode = "201", description = "The user")
     @APIResponse(responseCode = "400", description = "INVALID_AUTH_ID, INVALID_BUSINESS_ID, MALFORMED_JSON")
     @APIResponse(responseCode = "409", description = "USER_EXISTS: already registered for that business")
-    // lost a race on the unique key to a concurrent registration: once more, and its check sees the winner (409)
-    @Retry(maxRetries = 1, delay = 0, retryOn = ConstraintViolationException.class)
     public UserView register(@NotNull(message = INVALID_AUTH_ID) @Valid NewUser in) {
-        return QuarkusTransaction.requiringNew().call(() -> {
-            if (AppUser.count("authId = ?1 and businessId = ?2", in.authId(), in.businessId()) > 0) {
-                throw new ApiException(409, "USER_EXISTS", "That user is already registered for that business");
-            }
-            AppUser u = new AppUser();
-            u.id = UUID.randomUUID().toString();
-            u.authId = in.authId();
-            u.businessId = in.businessId();
-            u.createdAt = clock.instant();
-            u.persistAndFlush();
-            return new UserView(u.authId, u.businessId, u.createdAt);
-        });
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // as the column keeps it
+        // One statement, and the unique key decides: a concurrent registration of the same user waits for the other
+        // and then inserts nothing, so the loser gets 409 without a failed insert in the log.
+        int inserted = QuarkusTransaction.requiringNew().call(() -> AppUser.getEntityManager().createNativeQuery(
+                "insert into app_user (id, auth_id, business_id, created_at) values (?1, ?2, ?3, ?4)"
+                        + " on conflict (business_id, auth_id) do nothing")
+                .setParameter(1, UUID.randomUUID().toString()).setParameter(2, in.authId())
+                .setParameter(3, in.businessId()).setParameter(4, now).executeUpdate());
+        if (inserted == 0) {
+            throw new ApiException(409, "USER_EXISTS", "That user is already registered for that business");
+        }
+        return new UserView(in.authId(), in.businessId(), now);
     }
 
     @GET
