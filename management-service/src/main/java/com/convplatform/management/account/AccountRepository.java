@@ -35,8 +35,16 @@ class AccountRepository {
         return Account.count("businessId", businessId);
     }
 
-    void persistAndFlush(Account a) {
-        a.persistAndFlush();
+    /**
+     * Inserts the account unless its FQDN or business is taken; false when one is. A concurrent create of either waits
+     * for the other and then inserts nothing, so a lost race is an answer, not a failed insert in the log.
+     */
+    boolean insertIfFree(Account a) {
+        return Account.getEntityManager().createNativeQuery("insert into account (id, name, fqdn, business_id,"
+                + " webhook_url, created_at, require_sha256) values (?1, ?2, ?3, ?4, ?5, ?6, ?7) on conflict do nothing")
+                .setParameter(1, a.id).setParameter(2, a.name).setParameter(3, a.fqdn).setParameter(4, a.businessId)
+                .setParameter(5, a.webhookUrl).setParameter(6, a.createdAt).setParameter(7, a.requireSha256)
+                .executeUpdate() == 1;
     }
 
     /** A page in FQDN order after {@code after} ('' for the first), those matching {@code query} if not null. */

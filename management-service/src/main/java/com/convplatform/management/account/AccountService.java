@@ -2,6 +2,7 @@ package com.convplatform.management.account;
 
 import java.net.URI;
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -53,23 +54,32 @@ public class AccountService {
     public AccountView create(NewAccount in) {
         String fqdn = in.fqdn().toLowerCase(Locale.ROOT);
         String webhook = checkWebhook(in.webhookUrl());
-        if (repository.countByFqdn(fqdn) > 0) {
-            throw new ApiException(409, "FQDN_TAKEN", "An account with the FQDN " + fqdn + " already exists");
-        }
-        if (repository.countByBusinessId(in.businessId()) > 0) {
-            throw new ApiException(409, "BUSINESS_TAKEN",
-                    "business_id " + in.businessId() + " already belongs to an account (one business per account)");
-        }
+        taken(fqdn, in.businessId());
         Account a = new Account();
         a.id = UUID.randomUUID().toString();
         a.name = in.name().strip();
         a.fqdn = fqdn;
         a.businessId = in.businessId();
         a.webhookUrl = webhook;
-        a.createdAt = clock.instant();
+        a.createdAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // as the column keeps it
         a.requireSha256 = Boolean.TRUE.equals(in.requireSha256());
-        repository.persistAndFlush(a); // a race lost on a unique key fails here, for the caller's one retry
+        if (!repository.insertIfFree(a)) {
+            taken(fqdn, in.businessId()); // taken meanwhile, by a create that committed first
+            throw new IllegalStateException("The account's insert was refused, yet neither its FQDN nor its"
+                    + " business is taken");
+        }
         return AccountView.of(a);
+    }
+
+    /** Refuses an FQDN or a business that an account has (409). */
+    private void taken(String fqdn, String businessId) {
+        if (repository.countByFqdn(fqdn) > 0) {
+            throw new ApiException(409, "FQDN_TAKEN", "An account with the FQDN " + fqdn + " already exists");
+        }
+        if (repository.countByBusinessId(businessId) > 0) {
+            throw new ApiException(409, "BUSINESS_TAKEN",
+                    "business_id " + businessId + " already belongs to an account (one business per account)");
+        }
     }
 
     /** A substring search reads the whole table (no index serves one): milliseconds for tens of thousands. */

@@ -20,7 +20,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
-import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -29,7 +28,6 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.hibernate.exception.ConstraintViolationException;
 import org.jboss.resteasy.reactive.ResponseStatus;
 import org.jboss.resteasy.reactive.RestResponse;
 
@@ -85,8 +83,6 @@ public class AdminResource {
     @APIResponse(responseCode = "400", description = "MISSING_FIELD, INVALID_NAME, INVALID_FQDN, INVALID_BUSINESS_ID,"
             + " INVALID_WEBHOOK_URL, MALFORMED_JSON")
     @APIResponse(responseCode = "409", description = "FQDN_TAKEN, BUSINESS_TAKEN")
-    // lost a race on a unique key to a concurrent create: once more, and its checks see the winner (409, not 500)
-    @Retry(maxRetries = 1, delay = 0, retryOn = ConstraintViolationException.class)
     public AccountView createAccount(@NotNull(message = MISSING_BODY) @Valid NewAccount in) {
         return accounts.create(in);
     }

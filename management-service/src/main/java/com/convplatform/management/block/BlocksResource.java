@@ -19,12 +19,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.hibernate.exception.ConstraintViolationException;
 import org.jboss.resteasy.reactive.ResponseStatus;
 
 import com.convplatform.management.block.CertificateBlocks.Block;
@@ -57,8 +55,6 @@ public class BlocksResource {
             + " holds it is refused (CERT_BLOCKED), by every replica within management.blocks.refresh")
     @APIResponse(responseCode = "200", description = "The block (blocking twice keeps the first reason)")
     @APIResponse(responseCode = "400", description = FINGERPRINT + "; MISSING_FIELD; MALFORMED_JSON")
-    // lost a race to a concurrent block of the same certificate: once more, and it finds that block
-    @Retry(maxRetries = 1, delay = 0, retryOn = ConstraintViolationException.class)
     public Block block(@PathParam("sha256") String sha256, @NotNull(message = REASON) @Valid BlockRequest in) {
         return blocks.block(sha256, in.reason());
     }

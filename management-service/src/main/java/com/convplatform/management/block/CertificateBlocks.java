@@ -4,6 +4,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -89,14 +90,14 @@ public class CertificateBlocks {
     @Transactional
     public Block block(String fingerprint, String reason) {
         String fp = normalise(fingerprint);
+        // A concurrent block of the same certificate waits for the other and then inserts nothing: the first reason
+        // stays, and a lost race is not a failed insert in the log.
+        BlockedCertificate.getEntityManager().createNativeQuery("insert into blocked_certificate (sha256_fingerprint,"
+                + " reason, blocked_at) values (?1, ?2, ?3) on conflict (sha256_fingerprint) do nothing")
+                .setParameter(1, fp).setParameter(2, reason)
+                .setParameter(3, clock.instant().truncatedTo(ChronoUnit.MICROS))
+                .executeUpdate();
         BlockedCertificate b = BlockedCertificate.findById(fp);
-        if (b == null) {
-            b = new BlockedCertificate();
-            b.sha256Fingerprint = fp;
-            b.reason = reason;
-            b.blockedAt = clock.instant();
-            b.persistAndFlush(); // a race lost on the key fails here, for the caller's one retry
-        }
         blocked = fingerprints();
         return Block.of(b);
     }
