@@ -1,6 +1,8 @@
 package com.convplatform.api.intake;
 
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -69,12 +71,32 @@ public record IntakeEvent(
     @JsonIgnore
     @AssertTrue(message = "INVALID_TIMESTAMP: timestamp must be an ISO 8601 UTC time such as 2026-11-22T10:00:00.000Z")
     public boolean isTimestampValid() {
-        try {
-            return timestamp == null || timestamp.isEmpty()
-                    || UTC_TIME.matcher(timestamp).matches() && Instant.parse(timestamp) != null;
-        } catch (DateTimeParseException e) {
+        if (timestamp == null || timestamp.isEmpty()) {
+            return true;
+        }
+        if (!UTC_TIME.matcher(timestamp).matches()) {
             return false;
         }
+        try {
+            // The usual time, its fields read as digits: Instant.parse's formatter was 2 % of hook-service's CPU
+            LocalDateTime.of(digits(0, 4), digits(5, 7), digits(8, 10), digits(11, 13), digits(14, 16),
+                    digits(17, 19));
+            return true;
+        } catch (DateTimeException unusual) {
+            try {
+                return Instant.parse(timestamp) != null; // decides the rest as before (it takes 24:00 and 23:59:60)
+            } catch (DateTimeParseException e) {
+                return false;
+            }
+        }
+    }
+
+    private int digits(int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            n = n * 10 + timestamp.charAt(i) - '0';
+        }
+        return n;
     }
 
     @JsonIgnore
