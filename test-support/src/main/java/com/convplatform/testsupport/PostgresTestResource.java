@@ -42,6 +42,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 public class PostgresTestResource implements QuarkusTestResourceLifecycleManager {
     private static final Logger LOG = Logger.getLogger(PostgresTestResource.class);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
+    private static final long SESSIONS_GONE_MILLIS = 30_000;
     private static Server server;
 
     private String database;
@@ -89,17 +90,56 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
         }
     }
 
+    /**
+     * Drops the database. A {@code @QuarkusIntegrationTest} stops its test resources before the artifact it launched,
+     * so the service may still hold sessions on it: then the drop waits, on a thread of its own, until they are gone
+     * (up to {@link #SESSIONS_GONE_MILLIS}), so that the service's own shutdown work (handing back its leases) meets
+     * its database and logs no error, and forces the drop only after that.
+     */
     @Override
     public void stop() {
         if (database == null) {
             return;
         }
-        try (Connection c = server().admin()) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
-        } catch (SQLException | IOException e) {
-            LOG.warnf("Could not drop the test database %s: %s", database, e.getMessage());
-        }
+        String name = database;
         database = null;
+        if (sessionsOn(name) == 0) {
+            dropNow(name);
+        } else {
+            Thread later = new Thread(() -> {
+                long until = System.currentTimeMillis() + SESSIONS_GONE_MILLIS;
+                while (sessionsOn(name) > 0 && System.currentTimeMillis() < until) {
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                dropNow(name);
+            }, "test-database-drop");
+            later.start(); // not a daemon: the JVM waits for the drop
+        }
+    }
+
+    /** Sessions other than ours on the database; -1 (go on and force the drop) when it cannot be asked. */
+    private static int sessionsOn(String name) {
+        try (Connection c = server().admin();
+                ResultSet r = c.createStatement().executeQuery("select count(*) from pg_stat_activity where datname = '"
+                        + name + "' and pid <> pg_backend_pid()")) {
+            r.next();
+            return r.getInt(1);
+        } catch (SQLException | IOException e) {
+            return -1;
+        }
+    }
+
+    private static void dropNow(String name) {
+        try (Connection c = server().admin()) {
+            c.createStatement().execute("drop database if exists " + name + " with (force)");
+        } catch (SQLException | IOException e) {
+            LOG.warnf("Could not drop the test database %s: %s", name, e.getMessage());
+        }
     }
 
     /** A database of its own for a test that starts services itself (a replica's jar); drop it with {@link #drop}. */
@@ -124,11 +164,7 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
 
     /** Drops a database made by {@link #create}, closing its sessions. */
     public static void drop(Database database) {
-        try (Connection c = server().admin()) {
-            c.createStatement().execute("drop database if exists " + database.name() + " with (force)");
-        } catch (SQLException | IOException e) {
-            LOG.warnf("Could not drop the test database %s: %s", database.name(), e.getMessage());
-        }
+        dropNow(database.name());
     }
 
     /** The connection details of the test database of the running service, for tests that read it directly. */
