@@ -54,7 +54,6 @@ public class AccountService {
     public AccountView create(NewAccount in) {
         String fqdn = in.fqdn().toLowerCase(Locale.ROOT);
         String webhook = checkWebhook(in.webhookUrl());
-        taken(fqdn, in.businessId());
         Account a = new Account();
         a.id = UUID.randomUUID().toString();
         a.name = in.name().strip();
@@ -64,7 +63,7 @@ public class AccountService {
         a.createdAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // as the column keeps it
         a.requireSha256 = Boolean.TRUE.equals(in.requireSha256());
         if (!repository.insertIfFree(a)) {
-            taken(fqdn, in.businessId()); // taken meanwhile, by a create that committed first
+            taken(fqdn, in.businessId()); // taken before, or meanwhile by a create that committed first
             throw new IllegalStateException("The account's insert was refused, yet neither its FQDN nor its"
                     + " business is taken");
         }
