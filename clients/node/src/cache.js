@@ -9,7 +9,8 @@ import { nowMillis } from './timestamp.js';
 const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** Throws CERT_NOT_YET_VALID or CERT_EXPIRED unless every certificate of the validated chain is valid at `at`. */
-export function checkValidAt(chain, at) {
+export function checkValidAt(chain, instant) {
+  const at = Math.floor(instant / 1000) * 1000; // certificate dates are whole seconds (as the Java verifier reads them)
   if (at < chain.notBefore) {
     throw fail(C.CERT_NOT_YET_VALID, `A certificate of the chain is valid only from ${iso(chain.notBefore)} (now ${iso(at)})`);
   }

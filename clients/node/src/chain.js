@@ -504,12 +504,13 @@ export function validateChain(chain, requiredName, atMillis, anchors) {
 
   const found = extend();
   if (found) {
-    const all = found.path;
+    // the window a cached chain is used in: every certificate its trust rests on, the anchor's dates included
+    const trusted = found.anchor ? [...found.path, found.anchor] : found.path;
     return {
-      path: all,
+      path: found.path,
       anchor: found.anchor,
-      notBefore: Math.max(...all.map((c) => c.notBefore)),
-      notAfter: Math.min(...all.map((c) => c.notAfter)),
+      notBefore: Math.max(...trusted.map((c) => c.notBefore)),
+      notAfter: Math.min(...trusted.map((c) => c.notAfter)),
     };
   }
   if (firstFailure) throw firstFailure;

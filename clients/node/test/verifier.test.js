@@ -496,6 +496,15 @@ describe('trust anchors', () => {
     await rejectsWith(s.verifier.verify(signedBy(s, 'undershortroot')), 'CERT_EXPIRED');
   });
 
+  test('CERT_EXPIRED: a cached chain, once its anchor has expired', async () => {
+    // the root ends a day after T0; the chain is cached (for an hour) before that and used again after it
+    const { pem } = await import('./helpers/pki.js');
+    const s = setup({ trustAnchors: pem('shortroot'), served: { [CERT_URL]: certDocument('undershortroot') }, now: T0 + DAY - 600_000 });
+    await s.verifier.verify(signedBy(s, 'undershortroot'));
+    s.now = T0 + DAY + 600_000;
+    await rejectsWith(s.verifier.verify(signedBy(s, 'undershortroot')), 'CERT_EXPIRED');
+  });
+
   test('of two anchors with the same name, the one whose key verifies is used', async () => {
     const { pem } = await import('./helpers/pki.js');
     const s = setup({ trustAnchors: [pem('rootclone'), pem('root')] });

@@ -60,26 +60,30 @@ _KNOWN_CRITICAL = frozenset(
 @dataclass(frozen=True)
 class ValidatedChain:
     """A chain that passed :func:`validate_chain`: the path (signing certificate first, trust anchor excluded) and
-    the window in which all of its certificates are valid."""
+    the window in which all of its certificates and its trust anchor are valid."""
 
     certificates: tuple[x509.Certificate, ...]
     not_before: _dt.datetime
     not_after: _dt.datetime
 
     @classmethod
-    def of(cls, path: Sequence[x509.Certificate]) -> ValidatedChain:
+    def of(cls, path: Sequence[x509.Certificate], anchor: x509.Certificate | None = None) -> ValidatedChain:
+        # the window a cached chain is used in: every certificate its trust rests on, the anchor's dates included
+        trusted = [*path, anchor] if anchor is not None else list(path)
         return cls(
             tuple(path),
-            max(c.not_valid_before_utc for c in path),
-            min(c.not_valid_after_utc for c in path),
+            max(c.not_valid_before_utc for c in trusted),
+            min(c.not_valid_after_utc for c in trusted),
         )
 
     @property
     def leaf(self) -> x509.Certificate:
         return self.certificates[0]
 
-    def check_valid_at(self, at: _dt.datetime) -> None:
-        """Raise ``CERT_NOT_YET_VALID`` or ``CERT_EXPIRED`` unless every certificate of the path is valid at ``at``."""
+    def check_valid_at(self, instant: _dt.datetime) -> None:
+        """Raise ``CERT_NOT_YET_VALID`` or ``CERT_EXPIRED`` unless every certificate of the path and its anchor is
+        valid at ``instant`` (to the whole second, as certificate dates are)."""
+        at = instant.replace(microsecond=0)
         if at < self.not_before:
             raise VerificationError(
                 FailureCode.CERT_NOT_YET_VALID,
@@ -295,7 +299,7 @@ class _PathSearch:
             .build_client_verifier()
         )
         try:
-            verifier.verify(path[0], path[1:])
+            built = verifier.verify(path[0], path[1:])
         except _CryptoVerificationError as e:
             reason = str(e).removeprefix("validation failed: ")
             if "not valid at validation time" in reason:
@@ -305,7 +309,7 @@ class _PathSearch:
             raise _invalid(f"The chain is not valid: {reason}") from None
         except (ValueError, TypeError) as e:  # an algorithm or encoding cryptography does not support
             raise _invalid(f"The chain cannot be validated: {type(e).__name__}") from None
-        return ValidatedChain.of(path)
+        return ValidatedChain.of(path, built.chain[-1])
 
 
 def validate_chain(
