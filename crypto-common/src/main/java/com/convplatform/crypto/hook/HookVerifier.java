@@ -161,13 +161,16 @@ public final class HookVerifier {
             super(TimestampWindow.HOOK, 16);
         }
 
-        /** The production and/or staging platform domains; hosts must be subdomains of one of them. */
+        /**
+         * The domain of the platform whose hooks are received (spec 5.2: production's for production, staging's for
+         * staging); hosts must be subdomains of one of them. A receiver that names both accepts either platform's key.
+         */
         public Builder platformDomains(String... domains) {
             this.domains = List.of(domains);
             return this;
         }
 
-        /** The production and/or staging platform domains. */
+        /** As {@link #platformDomains(String...)}. */
         public Builder platformDomains(List<String> domains) {
             this.domains = List.copyOf(domains);
             return this;
