@@ -137,8 +137,9 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
         String revoked = revocations.revoked(caller.accountId(), caller.clientId(), verified.certSha256(),
                 verified.issuedAt());
         if (revoked != null) {
-            throw new AuthenticationFailedException(new ApiException(401, "TOKEN_REVOKED", "This token no longer"
-                    + " works: " + revoked + ". Ask the platform's operator, or sign a new token request with a"
+            throw new AuthenticationFailedException(new ApiException(401, "TOKEN_REVOKED", "Invalid authorization"
+                    + " details: this token no longer works: " + revoked
+                    + ". Ask the platform's operator, or sign a new token request with a"
                     + " certificate and client that are in use"));
         }
         return identity(caller, clientIdHeader);

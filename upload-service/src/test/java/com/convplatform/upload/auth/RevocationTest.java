@@ -6,6 +6,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -77,6 +78,7 @@ class RevocationTest {
                 + "\"tokens_issued_before\":\"" + revokedAt + "\",\"disabled\":false}]";
         await().atMost(WITHIN).untilAsserted(() -> upload(before, "client-1").statusCode(401)
                 .body("error_code", equalTo("TOKEN_REVOKED"))
+                .body("error_message", startsWith("Invalid authorization details: this token no longer works"))
                 .body("error_message", containsString("the certificate it was issued to is revoked")));
         upload(otherCert, "client-1").statusCode(200);
         upload(token("acct-rev", "client-1", cert, revokedAt.plusSeconds(5)), "client-1").statusCode(200);
