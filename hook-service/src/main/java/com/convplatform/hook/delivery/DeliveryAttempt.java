@@ -68,11 +68,11 @@ public class DeliveryAttempt {
             return DeliveryTracing.failed("account_lookup_failed",
                     Outcome.platformFailed("account lookup failed: " + e.getMessage()));
         }
-        byte[] body = body(json, c.payload(), TimestampWindow.now(clock));
+        ObjectNode payload = payload(json, c.payload());
         if (webhook.isEmpty()) {
             return DeliveryTracing.failed("unknown_account",
                     Outcome.permanent("account " + c.accountId() + " does not exist (dead-lettered)"));
-        } else if (body == null) {
+        } else if (payload == null) {
             return DeliveryTracing.failed("unreadable_payload",
                     Outcome.permanent("stored payload unreadable: not a JSON object"));
         } else if (!leaseCoversTheSend(c)) {
@@ -84,6 +84,7 @@ public class DeliveryAttempt {
         try {
             URI target = URI.create(webhook.get());
             InetAddress[] addresses = poster.addresses(target); // resolved and checked once; sent to one of these
+            byte[] body = body(json, payload, TimestampWindow.now(clock)); // stamped as it is signed (spec 2.2)
             var signed = identity.signer().sign(body);
             signatureHeaders.put(HookHeaders.SIGNATURE, signed.signature());
             signatureHeaders.put(HookHeaders.CERTIFICATE_URL, signed.certificateUrl());
@@ -112,14 +113,22 @@ public class DeliveryAttempt {
         }
     }
 
-    /** The bytes signed and sent: the payload with {@code signature_timestamp} last; null if not a JSON object. */
-    static byte[] body(ObjectMapper json, String payload, String timestamp) {
+    /** The stored payload as a JSON object; null if it is not one. */
+    static ObjectNode payload(ObjectMapper json, String payload) {
         try {
-            ObjectNode body = json.readValue(payload, ObjectNode.class);
-            body.put(HookHeaders.SIGNATURE_TIMESTAMP_FIELD, timestamp);
-            return json.writeValueAsBytes(body);
+            return json.readValue(payload, ObjectNode.class);
         } catch (JsonProcessingException e) {
             return null;
+        }
+    }
+
+    /** The bytes signed and sent: the payload with {@code signature_timestamp} last. */
+    static byte[] body(ObjectMapper json, ObjectNode payload, String timestamp) {
+        payload.put(HookHeaders.SIGNATURE_TIMESTAMP_FIELD, timestamp);
+        try {
+            return json.writeValueAsBytes(payload);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A JSON object could not be written", e);
         }
     }
 }

@@ -19,7 +19,7 @@ class HookBodyTest {
     void theTimestampIsAddedAsTheLastFieldAndTheStoredFieldsAreKeptAsTheyAre() throws Exception {
         String stored = "{\"user_id\":\"u-1\",\"conversation_number\":7,\"message_body\":\"{\\\"text\\\":\\\"h\u00e9}\\\"}\","
                 + "\"message_id\":42,\"sender\":\"user\",\"timestamp\":\"2026-11-22T10:00:00.000Z\",\"metadata\":{}}";
-        byte[] body = DeliveryAttempt.body(JSON, stored, "2026-11-23T19:00:00.123Z");
+        byte[] body = DeliveryAttempt.body(JSON, DeliveryAttempt.payload(JSON, stored), "2026-11-23T19:00:00.123Z");
         JsonNode node = JSON.readTree(body);
         List<String> names = new java.util.ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
@@ -37,15 +37,16 @@ class HookBodyTest {
     @Test
     void anEmptyObjectAndSurroundingWhiteSpaceGiveValidJson() throws Exception {
         assertEquals(JSON.readTree("{\"signature_timestamp\":\"t\"}"),
-                JSON.readTree(DeliveryAttempt.body(JSON, " { } ", "t")));
+                JSON.readTree(DeliveryAttempt.body(JSON, DeliveryAttempt.payload(JSON, " { } "), "t")));
         assertEquals("{\"a\":1,\"signature_timestamp\":\"t\"}",
-                new String(DeliveryAttempt.body(JSON, "\n{\"a\":1}\n", "t"), StandardCharsets.UTF_8));
+                new String(DeliveryAttempt.body(JSON, DeliveryAttempt.payload(JSON, "\n{\"a\":1}\n"), "t"),
+                        StandardCharsets.UTF_8));
     }
 
     @Test
     void aPayloadThatIsNotAnObjectIsRefused() {
         for (String bad : List.of("", "{", "}", "[1]", "\"x\"", "42", "{\"a\":1", "x{}")) {
-            assertNull(DeliveryAttempt.body(JSON, bad, "t"), bad);
+            assertNull(DeliveryAttempt.payload(JSON, bad), bad);
         }
     }
 }

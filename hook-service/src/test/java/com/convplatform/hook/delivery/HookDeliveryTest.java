@@ -330,10 +330,16 @@ public class HookDeliveryTest {
                 new Answer(200, 0, null));
         intake(event(account, 9), 202);
         List<Received> hooks = awaitHooks(account, 3);
+        List<Instant> stamped = new java.util.ArrayList<>();
         for (Received r : hooks) {
-            verifier.verify(r.header("signature"), r.header("signature-certificate-url"), r.body());
+            stamped.add(verifier.verify(r.header("signature"), r.header("signature-certificate-url"), r.body())
+                    .signatureTimestamp());
         }
         assertEquals(List.of("1", "2", "3"), hooks.stream().map(r -> r.header("X-Hook-Attempt")).toList());
+        // each attempt is stamped as it is signed: the third comes over a second (the time-out) after the first
+        assertTrue(stamped.get(2).isAfter(stamped.get(0)), "signature_timestamp of each attempt: " + stamped);
+        assertTrue(!stamped.get(1).isBefore(stamped.get(0)) && !stamped.get(2).isBefore(stamped.get(1)),
+                "signature_timestamp of each attempt: " + stamped);
         await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
         String id = (String) delivery(account).get("delivery_id");
         given().header("Authorization", OPERATOR).get("/admin/v1/deliveries/" + id + "/attempts").then()
