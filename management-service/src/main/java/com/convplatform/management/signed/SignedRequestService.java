@@ -217,10 +217,10 @@ public class SignedRequestService {
                 limits.checkUnknownDownload(request.fqdn(), new ManagementCertUrlRule(request.fqdn())
                         .check(request.certChainUrl()));
             }
-            throw new VerificationException(FailureCode.CERT_UNKNOWN, "no account has the FQDN");
         } catch (VerificationException e) {
             return refusal(e);
         }
+        return notAuthenticated("UNKNOWN_ACCOUNT");
     }
 
     private ApiException refusal(VerificationException e) {
@@ -231,9 +231,13 @@ public class SignedRequestService {
         if (SAID.contains(e.code())) {
             return refuse(400, e.code().name(), e.getMessage());
         }
-        // The reason stays here (log and metric by its code), where the operator can tell it by the request id.
-        metrics.counter("management.signed.unauthenticated", "reason", e.code().name()).increment();
-        LOG.infof("Signed request not authenticated: %s", e.code());
+        return notAuthenticated(e.code().name());
+    }
+
+    /** The reason stays here (log and metric), where the operator can tell it by the request id. */
+    private ApiException notAuthenticated(String reason) {
+        metrics.counter("management.signed.unauthenticated", "reason", reason).increment();
+        LOG.infof("Signed request not authenticated: %s", reason);
         return refuse(400, NOT_AUTHENTICATED, "The request could not be authenticated: no account has the body's"
                 + " fqdn, or the request carries no valid"
                 + " signature (Signature and/or Signature-256) by a certificate of the account (the chain could not be downloaded or validated, the"

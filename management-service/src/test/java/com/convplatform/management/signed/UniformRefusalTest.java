@@ -15,6 +15,7 @@ import com.convplatform.crypto.management.ManagementRequestSigner;
 import com.convplatform.crypto.pki.KeyPairs;
 import com.convplatform.management.ClientPkiResource;
 import com.convplatform.management.Fixtures;
+import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -88,5 +89,30 @@ class UniformRefusalTest {
         // the known tenant's chain was downloaded at most once (then cached)
         int hits = ClientPkiResource.server.hits("/client.api/ec.pem");
         org.junit.jupiter.api.Assertions.assertTrue(hits <= chainHits + 1, "downloads " + (hits - chainHits));
+    }
+
+    @Test
+    void theOperatorTellsTheReasonsApartByTheMetric() {
+        Fixtures.account(FQDN);
+        PrivateKey stranger = KeyPairs.ecP256().getPrivate();
+        double unknownFqdn = unauthenticated("UNKNOWN_ACCOUNT");
+        double unknownCertificate = unauthenticated("CERT_UNKNOWN");
+        double gone = unauthenticated("CERT_FETCH_FAILED");
+        send(UNKNOWN, sign(stranger, UNKNOWN), null, "abc");
+        send(FQDN, sign(stranger, FQDN), null, "abc");
+        send(FQDN, sign(stranger, FQDN), null, "abc");
+        send(FQDN, null, "https://{fqdn}/client.api/gone.pem", null);
+        assertEquals(unknownFqdn + 1, unauthenticated("UNKNOWN_ACCOUNT"), 0.0);
+        assertEquals(unknownCertificate + 2, unauthenticated("CERT_UNKNOWN"), 0.0);
+        assertEquals(gone + 1, unauthenticated("CERT_FETCH_FAILED"), 0.0);
+    }
+
+    /** management_signed_unauthenticated_total for one reason; 0 before its first count. */
+    static double unauthenticated(String reason) {
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith("management_signed_unauthenticated_total{")
+                && l.contains("reason=\"" + reason + "\"")).mapToDouble(l -> Double.parseDouble(
+                        l.substring(l.indexOf("} ") + 2).split(" ")[0])) // the value, before any exemplar
+                .findFirst().orElse(0);
     }
 }
