@@ -107,6 +107,14 @@ for named in "management:$MANAGEMENT_PORT" "hook:$HOOK_PORT" "upload:$UPLOAD_POR
   esac
   seen="$seen$port "
 done
+for tool in java curl openssl; do
+  command -v "$tool" >/dev/null || { echo "$tool is needed and not on the PATH (docs/quickstart.md)" >&2; exit 1; }
+done
+if ! openssl kdf -help >/dev/null 2>&1; then
+  echo "openssl has no kdf command (OpenSSL 3 is needed to hash the console's password; macOS's LibreSSL has none:" \
+    "brew install openssl@3 and put it first on the PATH)" >&2
+  exit 1
+fi
 mkdir -p "$DATA"
 DATA="$(cd "$DATA" && pwd)"
 LOGS="$DATA/logs"
@@ -230,7 +238,9 @@ else
   DB_WHERE="a private PostgreSQL on 127.0.0.1:$pg_port"
 fi
 DB_HOST=$(printf '%s' "$ADMIN_URL" | sed -E 's#^jdbc:postgresql://([^/?]+).*#\1#')
-DB_PREFIX="local_$(printf '%s' "$DATA" | sha256sum | cut -c1-10)"
+# sha256sum (GNU coreutils), or shasum where that is what the system has (macOS)
+if command -v sha256sum >/dev/null; then digest() { sha256sum; }; else digest() { shasum -a 256; }; fi
+DB_PREFIX="local_$(printf '%s' "$DATA" | digest | cut -c1-10)"
 FRESH=()
 [ -f "$DATA/databases.env" ] || FRESH=(--fresh)
 pg --create-databases "$ADMIN_URL" "$DB_USER" "$DB_PASSWORD" "${FRESH[@]}" \
