@@ -109,6 +109,24 @@ public class SignedRequestService {
     private record Verified(AccountService.Signer account, JsonNode json, String certSha256) {
     }
 
+    /**
+     * Whether the body is UTF-16 or UTF-32, which Jackson would otherwise detect and read: by its byte-order mark, or
+     * by a zero byte among its first four (JSON text starts with an ASCII character, which those encodings pad with
+     * zeros). A UTF-8 byte-order mark is accepted, as before.
+     */
+    private static boolean notUtf8(byte[] body) {
+        if (body.length >= 2 && ((body[0] == (byte) 0xFE && body[1] == (byte) 0xFF)
+                || (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE))) {
+            return true;
+        }
+        for (int i = 0; i < Math.min(4, body.length); i++) {
+            if (body[i] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The one refusal for an unknown FQDN and for a known one without a valid signature (README, Errors). */
     static final String NOT_AUTHENTICATED = "NOT_AUTHENTICATED";
     /** The verifier's codes that an unauthenticated request may see: they depend on the request alone. */
@@ -145,6 +163,10 @@ public class SignedRequestService {
         if (body.length > MAX_BODY) {
             throw new Refused(new ApiException(413, "BODY_TOO_LARGE",
                     "The body is larger than " + MAX_BODY + " bytes; management requests are small JSON objects"));
+        }
+        if (notUtf8(body)) {
+            throw new Refused(refuse(400, "MALFORMED_JSON", "The body must be JSON in UTF-8 (spec 5.1); this one is"
+                    + " UTF-16 or UTF-32"));
         }
         JsonNode json;
         try {

@@ -2,6 +2,7 @@ package com.convplatform.management.signed;
 
 import static com.convplatform.management.ClientPkiResource.FQDN;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.emptyString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -228,6 +229,14 @@ class SignedApiTest {
         String dup = "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + FQDN + "\",\"fqdn\":\"" + FQDN
                 + "\",\"timestamp\":\"" + now() + "\"}";
         refused(send(TOKEN, dup, k, BASE + "ec.pem", null), 400, "MALFORMED_JSON");
+        // spec 5.1: the body is UTF-8; one in UTF-16, signed over its own bytes, is refused (Jackson would read it)
+        for (java.nio.charset.Charset utf16 : List.of(StandardCharsets.UTF_16LE, StandardCharsets.UTF_16)) {
+            byte[] wide = tokenBody(clientId, now()).getBytes(utf16);
+            given().contentType(ContentType.JSON).body(wide).header("Signature", new ManagementRequestSigner(k)
+                    .sign(wide)).header("SignatureCertChainUrl", BASE + "ec.pem").post(TOKEN).then().statusCode(400)
+                    .body("error_code", equalTo("MALFORMED_JSON"))
+                    .body("error_message", containsString("UTF-8"));
+        }
         refused(given().contentType(ContentType.TEXT).body(tokenBody(clientId, now())).post(TOKEN).then(), 415,
                 "UNSUPPORTED_MEDIA_TYPE");
         String big = "{\"client_id\":\"" + clientId + "\",\"fqdn\":\"" + FQDN + "\",\"pad\":\"" + "x".repeat(70_000)
