@@ -123,7 +123,7 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
                 jwt.getClaim("account_id"), jwt.getClaim("business_id"));
         if (Stream.of(caller.clientId(), caller.accountId(), caller.businessId())
                 .anyMatch(v -> v == null || v.isEmpty())) {
-            throw failed("the token names no client or no account");
+            throw failed("the token names no client, account or business");
         }
         Verified v = new Verified(caller, jwt.getExpirationTime(), jwt.getIssuedAtTime(),
                 jwt.containsClaim("cert_sha256") ? jwt.getClaim("cert_sha256") : null);

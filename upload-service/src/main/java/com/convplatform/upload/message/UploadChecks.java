@@ -1,6 +1,7 @@
 package com.convplatform.upload.message;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -91,7 +92,8 @@ class UploadChecks {
                         "The file's content is not a ." + ext + " file; send the file under its real type");
             }
         } catch (IOException e) {
-            return bad("UNREADABLE_FILE", "The uploaded file could not be read");
+            // the service's own copy of the part: its failure, answered 500 INTERNAL_ERROR and logged, not the caller's
+            throw new UncheckedIOException("The uploaded file's copy could not be read", e);
         }
         return null;
     }

@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -91,7 +92,9 @@ class TokenRulesTest {
 
     @Test
     void theClientIdHeaderMustBeTheTokensClientAndTheTokenMustNameAnAccount() {
-        refused(token(Map.of("account_id", "")), "the token names no client or no account");
+        for (String claim : List.of("account_id", "business_id", "client_id")) {
+            refused(token(Map.of(claim, "")), "the token names no client, account or business");
+        }
         upload(PlatformStubs.token(), null).statusCode(401).body("error_message",
                 equalTo("Invalid authorization details: the client-id header is missing"));
         upload(PlatformStubs.token(), "client-2").statusCode(401).body("error_message",
