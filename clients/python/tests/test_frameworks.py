@@ -3,6 +3,7 @@ with {"error_code", "error_message"} and the endpoint does not run."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -84,3 +85,58 @@ def test_fastapi_dependency() -> None:
             assert r.json() == {"error_code": code, "error_message": refused[-1].message}
     assert len(received) == 1
     assert received[0].signature_timestamp.isoformat() == "2026-06-01T12:00:00+00:00"
+
+
+def test_flask_decorator_refuses_a_body_over_the_limit_unverified() -> None:
+    flask = pytest.importorskip("flask", reason="Flask is not installed (pip install 'convplatform[flask]')")
+    from convplatform.flask import verify_hook
+
+    calls: list[object] = []
+    app = flask.Flask(__name__)
+
+    @app.post("/hooks")
+    @verify_hook(make_verifier(), on_failure=calls.append, max_body_bytes=1000)
+    def hooks(hook: VerifiedHook) -> Any:
+        calls.append(hook)
+        return "", 204
+
+    client = app.test_client()
+    big = b"{" + b" " * 1000 + b"}"
+    headers = {**HEADERS_OK, "signature": "x", "Content-Type": "application/json"}
+    sent_whole = client.post("/hooks", data=big, headers=headers)
+    # chunked: no Content-Length, the server marks the input as ending where the body does
+    sent_chunked = client.post("/hooks", input_stream=io.BytesIO(big), headers={**headers, "Transfer-Encoding": "chunked"},
+                               environ_overrides={"wsgi.input_terminated": True})
+    for r in (sent_whole, sent_chunked):
+        assert r.status_code == 413
+        assert r.get_json() == {"error_code": "BODY_TOO_LARGE", "error_message": "The hook body is larger than 1000 bytes"}
+    body = hook_body()
+    assert len(body) <= 1000
+    assert client.post("/hooks", data=body, headers={**HEADERS_OK, "signature": sign(body)}).status_code == 204
+    assert len(calls) == 1 and isinstance(calls[0], VerifiedHook)
+
+
+def test_fastapi_dependency_refuses_a_body_over_the_limit_unverified() -> None:
+    fastapi = pytest.importorskip("fastapi", reason="FastAPI is not installed (pip install 'convplatform[fastapi]')")
+    pytest.importorskip("httpx", reason="httpx (for FastAPI's TestClient) is not installed")
+    from fastapi.testclient import TestClient
+
+    from convplatform.fastapi import HookDependency
+
+    calls: list[object] = []
+    app = fastapi.FastAPI()
+    verified_hook = HookDependency(app, make_verifier(), on_failure=calls.append, max_body_bytes=1000)
+
+    @app.post("/hooks", status_code=204)
+    async def hooks(hook: VerifiedHook = fastapi.Depends(verified_hook)) -> None:
+        calls.append(hook)
+
+    client = TestClient(app)
+    big = b"{" + b" " * 1000 + b"}"
+    for content in (big, iter([big[:500], big[500:]])):  # with a Content-Length, and chunked
+        r = client.post("/hooks", content=content, headers={**HEADERS_OK, "signature": "x"})
+        assert r.status_code == 413
+        assert r.json() == {"error_code": "BODY_TOO_LARGE", "error_message": "The hook body is larger than 1000 bytes"}
+    body = hook_body()
+    assert client.post("/hooks", content=body, headers={**HEADERS_OK, "signature": sign(body)}).status_code == 204
+    assert len(calls) == 1 and isinstance(calls[0], VerifiedHook)

@@ -9,7 +9,8 @@
         message = hook.json()
 
 A hook that fails verification is answered 400 with ``{"error_code": ..., "error_message": ...}`` (the handler is
-registered on ``app`` by the constructor) and the endpoint does not run. Verification may download the platform's
+registered on ``app`` by the constructor) and the endpoint does not run; a body over ``max_body_bytes`` (1 MiB) is
+answered 413 ``BODY_TOO_LARGE``, read no further than that. Verification may download the platform's
 certificate, which blocks, so it runs in a worker thread.
 """
 
@@ -22,20 +23,25 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from .errors import VerificationError
-from .hooks import CERTIFICATE_URL_HEADER, SIGNATURE_HEADER, HookVerifier, VerifiedHook
+from .hooks import CERTIFICATE_URL_HEADER, MAX_BODY_BYTES, SIGNATURE_HEADER, HookVerifier, VerifiedHook
 
 __all__ = ["HookDependency", "HookRejected"]
 
 
 class HookRejected(Exception):
-    """Raised by :class:`HookDependency` for a hook that failed verification; answered 400."""
+    """Raised by :class:`HookDependency` for a hook that failed verification (answered 400, ``error`` set) or whose
+    body is over the limit (answered 413 BODY_TOO_LARGE, ``error`` None)."""
 
-    def __init__(self, error: VerificationError) -> None:
-        super().__init__(str(error))
+    def __init__(self, error: VerificationError | None, too_large: int = 0) -> None:
+        super().__init__(str(error) if error is not None else f"body over {too_large} bytes")
         self.error = error
+        self.too_large = too_large
 
 
 async def _answer(request: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, HookRejected) and exc.error is None:
+        body = {"error_code": "BODY_TOO_LARGE", "error_message": f"The hook body is larger than {exc.too_large} bytes"}
+        return JSONResponse(body, status_code=413, headers={"Connection": "close"})
     error = exc.error if isinstance(exc, HookRejected) else None
     if error is None:
         return JSONResponse({"error_code": "INTERNAL_ERROR", "error_message": "unexpected error"}, status_code=500)
@@ -52,13 +58,15 @@ class HookDependency:
         verifier: HookVerifier,
         *,
         on_failure: Callable[[VerificationError], None] | None = None,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         self._verifier = verifier
         self._on_failure = on_failure
+        self._max = max_body_bytes
         app.add_exception_handler(HookRejected, _answer)
 
     async def __call__(self, request: Request) -> VerifiedHook:
-        body = await request.body()
+        body = await self._body(request)
         try:
             return await run_in_threadpool(
                 self._verifier.verify,
@@ -70,3 +78,17 @@ class HookDependency:
             if self._on_failure is not None:
                 self._on_failure(e)
             raise HookRejected(e) from None
+
+    async def _body(self, request: Request) -> bytes:
+        """The raw body, read no further than the limit; over it, HookRejected (413)."""
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > self._max:
+            raise HookRejected(None, self._max)
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > self._max:
+                raise HookRejected(None, self._max)
+            chunks.append(chunk)
+        return b"".join(chunks)

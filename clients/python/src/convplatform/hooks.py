@@ -26,6 +26,7 @@ from .urls import CertificateUrl, HookCertUrlRule
 
 __all__ = [
     "CERTIFICATE_URL_HEADER",
+    "MAX_BODY_BYTES",
     "SIGNATURE_HEADER",
     "Clock",
     "Fetcher",
@@ -38,6 +39,9 @@ __all__ = [
 SIGNATURE_HEADER = "signature"
 #: Header with the URL of the platform's signing certificate.
 CERTIFICATE_URL_HEADER = "signature-certificate-url"
+#: The largest hook body the Flask and FastAPI integrations read (as the Java and Node receivers): a longer one is
+#: answered 413 BODY_TOO_LARGE unread. The platform's hooks are a few KiB.
+MAX_BODY_BYTES = 1024 * 1024
 #: Signatures longer than this (decoded) are refused before any work: RSA-8192 is 1024 bytes.
 MAX_SIGNATURE_BYTES = 1024
 
