@@ -65,7 +65,9 @@ public final class Pem {
             throw new VerificationException(CERT_MALFORMED,
                     "The certificate data is " + data.length + " bytes, more than the limit of " + maxBytes);
         }
-        String text = new String(data, StandardCharsets.US_ASCII);
+        // a UTF-8 byte-order mark (editors on Windows save one) is invisible to the person who made the file: skipped
+        boolean bom = data.length >= 3 && data[0] == (byte) 0xEF && data[1] == (byte) 0xBB && data[2] == (byte) 0xBF;
+        String text = new String(data, bom ? 3 : 0, data.length - (bom ? 3 : 0), StandardCharsets.US_ASCII);
         List<Block> blocks = blocks(text, CERT_MALFORMED);
         if (blocks.size() > MAX_CERTIFICATES) {
             throw new VerificationException(CERT_MALFORMED,

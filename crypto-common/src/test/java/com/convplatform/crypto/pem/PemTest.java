@@ -71,6 +71,9 @@ class PemTest {
         String bytes = Pem.toPem(leaf.chain());
         assertEquals(leaf.chain(),
                 Pem.parseCertificates(bytes.getBytes(StandardCharsets.US_ASCII), Pem.DEFAULT_MAX_BYTES));
+        // a file saved with a UTF-8 byte-order mark (Windows editors); anything else before the first block is refused
+        assertEquals(leaf.chain(), Pem.parseCertificates("\uFEFF" + bytes));
+        assertChainRefused("\uFEFF\uFEFF" + bytes, "Unexpected text before PEM block 1");
     }
 
     @Test
