@@ -84,9 +84,11 @@ public class ErasureResource {
     }
 
     private final Erasures erasures;
+    private final java.time.Duration retryAfter;
 
-    public ErasureResource(Erasures erasures) {
+    public ErasureResource(Erasures erasures, com.convplatform.upload.config.UploadConfig config) {
         this.erasures = erasures;
+        this.retryAfter = config.erasure().retryAfter();
     }
 
     @POST
@@ -97,16 +99,20 @@ public class ErasureResource {
     @APIResponse(responseCode = "201", description = "The erasure's record: done here, COMPLETED once hook-service has"
             + " made its second pass (about two minutes)")
     @APIResponse(responseCode = "400", description = "INVALID_AUTH_ID, INVALID_BUSINESS_ID, MALFORMED_JSON")
-    @APIResponse(responseCode = "503", description = "ERASURE_INCOMPLETE: stored files could not be deleted; nothing"
-            + " else was removed but the registration: send the same request again")
+    @APIResponse(responseCode = "503", description = "ERASURE_INCOMPLETE: stored files could not be deleted; the"
+            + " erasure is recorded (its id in the message) with what was removed, and tries the rest again by itself")
     public ErasureView erase(@NotNull(message = INVALID_BUSINESS_ID) @Valid ErasureRequest in,
             @Context SecurityContext security, @HeaderParam(OperatorAudit.OPERATOR_HEADER) String operator) {
         try {
             return ErasureView.of(erasures.erase(in.businessId(), in.authId(),
                     operator != null ? operator : security.getUserPrincipal().getName()));
-        } catch (IOException e) {
+        } catch (Erasures.Incomplete e) {
             throw new ApiException(503, "ERASURE_INCOMPLETE", "The user's stored files could not all be deleted ("
-                    + e.getMessage() + "); their messages stay until they are: send the same request again", 30);
+                    + e.getMessage() + "); erasure " + e.erasureId + " is recorded with what was removed, and tries"
+                    + " the rest again every " + retryAfter.toSeconds() + " s (GET /admin/v1/erasures/"
+                    + e.erasureId + ")", 30);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 

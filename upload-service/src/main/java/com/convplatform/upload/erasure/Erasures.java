@@ -80,26 +80,46 @@ public class Erasures {
         this.json = json;
     }
 
+    /** Thrown when stored files could not be deleted: the erasure is recorded with what it removed, and goes on. */
+    public static final class Incomplete extends IOException {
+        public final String erasureId;
+
+        Incomplete(String erasureId, IOException cause) {
+            super(cause.getMessage(), cause);
+            this.erasureId = erasureId;
+        }
+    }
+
     /**
      * Erases the user now and records it; hook-service's first pass is made before this returns (its failure is
-     * recorded and tried again later). Throws an IOException when stored files could not be deleted: then the messages
-     * stay, and the same request may be sent again.
+     * recorded and tried again later). The record is written with the registration's removal, before anything else,
+     * and each round of messages removed is added to it in the round's own transaction, so that a failure or a crash
+     * part-way leaves a record of what is gone, and its passes (due {@code upload.erasure.retry-after} later) go on
+     * from there. Throws {@link Incomplete} when stored files could not be deleted; the passes try them again.
      */
     public Record erase(String businessId, String authId, String requestedBy) throws IOException {
         Instant now = clock.instant();
         String id = TimeOrderedIds.next();
-        int users = LocalTransaction.run(dataSource, "Removing the user's registration",
-                c -> update(c, "delete from app_user where business_id = ? and auth_id = ?", businessId, authId));
-        Removed removed = removeMessages(businessId, "auth_id = ?", authId);
-        Pending pending = new Pending(removed.messages());
-        LocalTransaction.run(dataSource, "Recording the erasure", c -> update(c, "insert into erasure (id,"
-                + " business_id, auth_id_sha256, requested_by, requested_at, messages, files, outbox_events,"
-                + " pending_messages, next_pass_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", UUID.fromString(id),
-                businessId, sha256(authId), requestedBy, utc(now), removed.count(), removed.files(),
-                removed.outboxEvents(), write(pending), utc(now)));
+        int users = LocalTransaction.run(dataSource, "Recording the erasure", c -> {
+            update(c, "insert into erasure (id, business_id, auth_id_sha256, requested_by, requested_at, messages,"
+                    + " files, outbox_events, pending_messages, next_pass_at) values (?, ?, ?, ?, ?, 0, 0, 0, ?, ?)",
+                    UUID.fromString(id), businessId, sha256(authId), requestedBy, utc(now),
+                    write(new Pending(new TreeMap<>())), utc(now.plus(retryAfter)));
+            return update(c, "delete from app_user where business_id = ? and auth_id = ?", businessId, authId);
+        });
+        Removed removed;
+        try {
+            removed = removeMessages(id, businessId, "auth_id = ?", authId);
+        } catch (IOException e) {
+            LOG.warnf("Erasure %s by %s: stored files could not be deleted (%s); its passes try again every %s", id,
+                    requestedBy, e.getMessage(), retryAfter);
+            throw new Incomplete(id, e);
+        }
         LOG.infof("Erasure %s by %s: business %s, user %s (SHA-256), %d registration, %d messages, %d files, %d"
                 + " outbox events removed", id, requestedBy, businessId, sha256(authId), users, removed.count(),
                 removed.files(), removed.outboxEvents());
+        LocalTransaction.run(dataSource, "Starting an erasure's passes",
+                c -> update(c, "update erasure set next_pass_at = ? where id = ?", utc(now), UUID.fromString(id)));
         pass(id);
         return find(id).orElseThrow();
     }
@@ -110,9 +130,11 @@ public class Erasures {
 
     /**
      * Removes the business's messages whose auth_id matches ({@code auth_id = ?}, or by its hash on a later pass: the
-     * record keeps no auth_id), their files first, until none is left (at most three rounds).
+     * record keeps no auth_id), their files first, until none is left (at most three rounds). Each round's messages are
+     * added to the erasure's record (its counts, and their ids for hook-service) in the transaction that removes them.
      */
-    private Removed removeMessages(String businessId, String match, String authId) throws IOException {
+    private Removed removeMessages(String erasureId, String businessId, String match, String authId)
+            throws IOException {
         Map<String, List<Long>> all = new TreeMap<>();
         int count = 0;
         int files = 0;
@@ -140,6 +162,7 @@ public class Erasures {
             Long[] ids = found.values().stream().flatMap(List::stream).toArray(Long[]::new);
             int[] rows = LocalTransaction.run(dataSource, "Removing the user's messages", c -> {
                 int events;
+                int messages;
                 try (PreparedStatement s = c.prepareStatement("delete from hook_outbox where message_id = any(?)")) {
                     s.setArray(1, c.createArrayOf("bigint", ids));
                     events = s.executeUpdate();
@@ -148,8 +171,10 @@ public class Erasures {
                         + " message_id = any(?)")) {
                     s.setString(1, businessId);
                     s.setArray(2, c.createArrayOf("bigint", ids));
-                    return new int[]{s.executeUpdate(), events};
+                    messages = s.executeUpdate();
                 }
+                recordRemoved(c, erasureId, found, messages, fileIds.size(), events);
+                return new int[]{messages, events};
             });
             count += rows[0];
             outbox += rows[1];
@@ -157,6 +182,23 @@ public class Erasures {
             found.forEach((account, list) -> all.computeIfAbsent(account, k -> new ArrayList<>()).addAll(list));
         }
         return new Removed(count, files, outbox, all);
+    }
+
+    /** Adds a round's removals to the erasure's counts, and their ids to those hook-service is asked about. */
+    private void recordRemoved(Connection c, String erasureId, Map<String, List<Long>> found, int messages, int files,
+            int events) throws SQLException {
+        Pending pending;
+        try (PreparedStatement s = c.prepareStatement("select pending_messages from erasure where id = ? for update")) {
+            s.setObject(1, UUID.fromString(erasureId));
+            try (ResultSet r = s.executeQuery()) {
+                pending = r.next() && r.getString(1) != null ? read(r.getString(1)) : new Pending(new TreeMap<>());
+            }
+        }
+        found.forEach((account, list) -> pending.messages().computeIfAbsent(account, k -> new ArrayList<>())
+                .addAll(list));
+        update(c, "update erasure set messages = messages + ?, files = files + ?, outbox_events = outbox_events + ?,"
+                + " pending_messages = ?, completed_at = null, next_pass_at = coalesce(next_pass_at, ?) where id = ?",
+                messages, files, events, write(pending), utc(clock.instant()), UUID.fromString(erasureId));
     }
 
     /** Erasures whose next pass at hook-service is due. */
@@ -196,13 +238,12 @@ public class Erasures {
         if (claimed.isEmpty()) {
             return;
         }
-        Pending pending = read(claimed.get());
         try {
             Record record = find(id).orElseThrow();
-            Removed stragglers = removeMessages(record.businessId(),
-                    "encode(sha256(convert_to(auth_id, 'UTF8')), 'hex') = ?", record.authIdSha256());
-            stragglers.messages().forEach((account, list) -> pending.messages()
-                    .computeIfAbsent(account, k -> new ArrayList<>()).addAll(list));
+            removeMessages(id, record.businessId(), "encode(sha256(convert_to(auth_id, 'UTF8')), 'hex') = ?",
+                    record.authIdSha256()); // stragglers: added to the record as they go
+            Pending pending = read(LocalTransaction.run(dataSource, "Reading an erasure's messages",
+                    c -> pendingOf(c, id)));
             int rows = 0;
             for (Map.Entry<String, List<Long>> account : pending.messages().entrySet()) {
                 List<Long> ids = account.getValue();
@@ -214,18 +255,16 @@ public class Erasures {
             boolean last = record.hookPasses() + 1 >= 2;
             int hookRows = rows;
             LocalTransaction.run(dataSource, "Recording an erasure's pass", c -> update(c, "update erasure set"
-                    + " messages = messages + ?, files = files + ?, outbox_events = outbox_events + ?, hook_rows ="
-                    + " hook_rows + ?, hook_passes = hook_passes + 1, last_error = null, next_pass_at = ?,"
-                    + " completed_at = ?, pending_messages = ? where id = ?", stragglers.count(), stragglers.files(),
-                    stragglers.outboxEvents(), hookRows, last ? null : utc(clock.instant().plus(secondPass)),
-                    last ? utc(clock.instant()) : null, last ? null : write(pending), UUID.fromString(id)));
+                    + " hook_rows = hook_rows + ?, hook_passes = hook_passes + 1, last_error = null, next_pass_at = ?,"
+                    + " completed_at = ?, pending_messages = case when ? then null else pending_messages end where"
+                    + " id = ?", hookRows, last ? null : utc(clock.instant().plus(secondPass)),
+                    last ? utc(clock.instant()) : null, last, UUID.fromString(id)));
         } catch (IOException | RuntimeException e) {
-            LOG.warnf("Erasure %s: a pass at hook-service failed (%s); tried again in %s", id, e.getMessage(),
-                    retryAfter);
+            LOG.warnf("Erasure %s: a pass failed (%s); tried again in %s", id, e.getMessage(), retryAfter);
             String error = String.valueOf(e.getMessage());
             LocalTransaction.run(dataSource, "Recording an erasure's failed pass", c -> update(c, "update erasure set"
-                    + " last_error = ?, pending_messages = ? where id = ?",
-                    error.substring(0, Math.min(error.length(), 1000)), write(pending), UUID.fromString(id)));
+                    + " last_error = ? where id = ?", error.substring(0, Math.min(error.length(), 1000)),
+                    UUID.fromString(id)));
         }
     }
 
@@ -298,6 +337,15 @@ public class Erasures {
             return new Pending(new TreeMap<>(p.messages()));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("An erasure's pending messages are unreadable", e);
+        }
+    }
+
+    private String pendingOf(Connection c, String id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("select pending_messages from erasure where id = ?")) {
+            s.setObject(1, UUID.fromString(id));
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() && r.getString(1) != null ? r.getString(1) : write(new Pending(new TreeMap<>()));
+            }
         }
     }
 

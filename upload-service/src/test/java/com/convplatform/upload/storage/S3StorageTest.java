@@ -89,4 +89,36 @@ class S3StorageTest {
         LoopbackS3Resource.server.failWith = 0;
         upload("accepted.png").statusCode(200);
     }
+
+    @Test
+    void anErasureWhoseFilesCannotBeDeletedIsRecordedAtOnceAndFinishesOnceTheyCan() {
+        given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
+                .body(Map.of("auth_id", "s3erased", "business_id", "1001")).post("/admin/v1/users").then()
+                .statusCode(201);
+        String url = given().header("Authorization", "Bearer " + PlatformStubs.token()).header("client-id", "client-1")
+                .multiPart("auth_id", "s3erased").multiPart("business_id", "1001").multiPart("message_type", "1")
+                .multiPart("file", "erased.png", new java.io.ByteArrayInputStream(PNG), "image/png")
+                .post("/v1.0/log_file_from_user/").then().statusCode(200).extract().path("file_url");
+        String object = LoopbackS3Resource.PREFIX + url.substring(url.indexOf("/files/")).split("/")[2];
+        LoopbackS3Resource.server.failWith = 503;
+        String refusal = given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
+                .body(Map.of("auth_id", "s3erased", "business_id", "1001")).post("/admin/v1/erasures").then()
+                .statusCode(503).body("error_code", equalTo("ERASURE_INCOMPLETE")).extract().path("error_message");
+        java.util.regex.Matcher named = java.util.regex.Pattern.compile("erasure ([0-9a-f-]{36}) is recorded")
+                .matcher(refusal);
+        assertTrue(named.find(), refusal);
+        String erasure = "/admin/v1/erasures/" + named.group(1);
+        // recorded before anything was removed, the registration gone with it; the message and its file still there
+        given().header("Authorization", "Bearer test-operator-key").get(erasure).then().statusCode(200)
+                .body("status", equalTo("IN_PROGRESS")).body("messages", equalTo(0));
+        given().header("Authorization", "Bearer test-operator-key").get("/admin/v1/users?business_id=1001").then()
+                .statusCode(200).body("auth_id", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem("s3erased")));
+        assertTrue(LoopbackS3Resource.server.object(LoopbackS3Resource.BUCKET, object).isPresent());
+        LoopbackS3Resource.server.failWith = 0;
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", "Bearer test-operator-key").get(erasure).then().statusCode(200)
+                .body("status", equalTo("COMPLETED")).body("messages", equalTo(1)).body("files", equalTo(1)));
+        assertFalse(LoopbackS3Resource.server.object(LoopbackS3Resource.BUCKET, object).isPresent(),
+                "the file, deleted by the erasure's own pass");
+    }
 }
