@@ -374,7 +374,7 @@ public class DeliveryQueries {
                 + " message_id, payload, request_id, traceparent, received_at, attempts, schedule_start,"
                 + " next_attempt_at, held, last_error) select h.id, h.event_id, h.account_id, h.message_id, h.payload,"
                 + " h.request_id, h.traceparent, h.received_at, a.n, a.n, ?, coalesce((select s.disabled_at is not"
-                + " null from endpoint_state s where s.account_id = h.account_id for key share), false), h.last_error"
+                + " null from endpoint_state s where s.account_id = h.account_id for share), false), h.last_error"
                 + " from delivery_history h cross join lateral (select greatest(h.attempts, coalesce(max(t.attempt),"
                 + " 0)) n from delivery_attempt t where t.delivery_id = h.id) a where h.id = any(?) and not exists"
                 + " (select 1 from delivery_history n where n.id = h.id and n.finished_at > h.finished_at)"
@@ -389,7 +389,7 @@ public class DeliveryQueries {
     public EndpointRow disable(String accountId, String reason) {
         Instant now = clock.instant();
         return LocalTransaction.run(dataSource, "Disabling an endpoint", c -> {
-            // the upsert locks the row: intake's FOR KEY SHARE read waits for this commit, or is seen by it
+            // the upsert locks the row: intake's FOR SHARE read waits for this commit, or is seen by it
             DeliveryStore.update(c, "insert into endpoint_state (account_id, consecutive_failures, disabled_at,"
                     + " disabled_by, disabled_reason) values (?, 0, ?, ?, ?) on conflict (account_id) do update set"
                     + " disabled_at = coalesce(endpoint_state.disabled_at, excluded.disabled_at), disabled_by ="

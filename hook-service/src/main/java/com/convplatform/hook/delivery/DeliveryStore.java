@@ -137,8 +137,15 @@ public class DeliveryStore {
         return queue;
     }
 
-    private static final String HOLD = "update delivery_queue set held = true, lease_owner = null, lease_until = null"
-            + " where id = any(?)";
+    /**
+     * Holds the claimed deliveries whose endpoint the claim saw disabled, asking again under a share lock on the
+     * endpoint's row: an enabling that committed since (it let go only the rows held then) leaves them due instead,
+     * lease released, and one still running is waited for. Without the second look such a delivery stayed held on an
+     * enabled endpoint.
+     */
+    private static final String HOLD = "update delivery_queue q set held = exists (select 1 from endpoint_state s"
+            + " where s.account_id = q.account_id and s.disabled_at is not null for share), lease_owner = null,"
+            + " lease_until = null where id = any(?)";
 
     /**
      * Claims up to {@code max} due deliveries under a lease. A claimed delivery whose endpoint was disabled after it

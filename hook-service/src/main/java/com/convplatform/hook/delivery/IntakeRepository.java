@@ -52,12 +52,15 @@ public class IntakeRepository {
     }
 
     /**
-     * A new delivery is held at once when its endpoint is disabled; the endpoint's row is read FOR KEY SHARE, so an
-     * operator's enabling (which locks it to update) either sees this row and lets it go, or is seen by it.
+     * A new delivery is held at once when its endpoint is disabled. The endpoint's row is read FOR SHARE, which an
+     * operator's enabling (an update of non-key columns, so FOR NO KEY UPDATE) waits for and which waits for it: the
+     * enabling either sees this row and lets it go, or is seen by it. (FOR KEY SHARE does not conflict with FOR NO KEY
+     * UPDATE: under it, a delivery stored while its endpoint was enabled stayed held.) The row exists only for an
+     * endpoint that failed or was disabled, so a healthy endpoint's intake takes no lock.
      */
-    private static final String INSERT = "insert into delivery_queue (id, event_id, account_id, message_id, payload,"
+    static final String INSERT = "insert into delivery_queue (id, event_id, account_id, message_id, payload,"
             + " request_id, traceparent, received_at, next_attempt_at, held) values (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            + " coalesce((select s.disabled_at is not null from endpoint_state s where s.account_id = ? for key share),"
+            + " coalesce((select s.disabled_at is not null from endpoint_state s where s.account_id = ? for share),"
             + " false)) on conflict (account_id, message_id) do nothing";
     private static final String QUEUED_EVENT = "select event_id from delivery_queue where account_id = ? and"
             + " message_id = ?";

@@ -176,4 +176,63 @@ class EndpointDisableTest {
                 .body("error_code", equalTo("MALFORMED_JSON"));
         endpoint(account).body("enabled", equalTo(true));
     }
+
+    @Test
+    void aDeliveryStoredWhileItsEndpointIsBeingEnabledIsNotLeftHeld() throws Exception {
+        String account = account();
+        given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + account + "/endpoint/disable").then()
+                .statusCode(200);
+        java.time.OffsetDateTime now = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC);
+        String payload = "{\"user_id\":\"u\",\"conversation_number\":1,\"message_body\":\"{}\",\"message_id\":1,"
+                + "\"sender\":\"user\",\"timestamp\":\"2026-11-22T10:00:00.000Z\",\"metadata\":{}}";
+        java.util.concurrent.CompletableFuture<Integer> enabling;
+        try (java.sql.Connection storing = QueueRows.dataSource().getConnection()) {
+            storing.setAutoCommit(false);
+            // intake's own statement, its transaction still open: it read the endpoint disabled and stored the row held
+            try (java.sql.PreparedStatement s = storing.prepareStatement(IntakeRepository.INSERT)) {
+                com.convplatform.support.LocalTransaction.bind(s, java.util.UUID.randomUUID(),
+                        java.util.UUID.randomUUID(), account, 1L, payload, null, null, now, now, account)
+                        .executeUpdate();
+            }
+            enabling = java.util.concurrent.CompletableFuture.supplyAsync(() -> given()
+                    .header("Authorization", OPERATOR).post("/admin/v1/accounts/" + account + "/endpoint/enable")
+                    .then().extract().statusCode());
+            // the enabling waits for the lock intake holds on the endpoint's row (under FOR KEY SHARE it went on,
+            // let go of the rows held then, and this one stayed held on an enabled endpoint)
+            await("the enabling waits for the delivery being stored").atMost(Duration.ofSeconds(10))
+                    .until(EndpointDisableTest::anEnablingWaitsForALock);
+            storing.commit();
+        }
+        assertEquals(200, enabling.get(10, java.util.concurrent.TimeUnit.SECONDS));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+    }
+
+    @Test
+    void aDeliveryOfADisabledEndpointThatIsNotHeldIsHeldByTheClaimThatFindsIt() {
+        // as intake leaves a delivery whose endpoint was disabled after it looked (the disable held the rows it saw)
+        String account = account();
+        given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + account + "/endpoint/disable").then()
+                .statusCode(200);
+        String id = QueueRows.leftByDeadReplica(account, 1, java.time.Instant.now().minusSeconds(1));
+        int before = received(account).size();
+        aLaterClaimRan();
+        QueueRows.Queued d = QueueRows.queued(id);
+        assertTrue(d.held(), "held by the claim");
+        assertNull(d.leaseOwner(), "and its lease let go");
+        assertEquals(before, received(account).size(), "a disabled endpoint received a hook");
+        given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + account + "/endpoint/enable").then()
+                .statusCode(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> QueueRows.queued(id) == null);
+        assertEquals("DELIVERED", delivery(account).get("status"));
+    }
+
+    private static boolean anEnablingWaitsForALock() throws java.sql.SQLException {
+        try (java.sql.Connection c = QueueRows.dataSource().getConnection();
+                java.sql.PreparedStatement s = c.prepareStatement("select count(*) from pg_stat_activity where"
+                        + " wait_event_type = 'Lock' and query like 'update endpoint_state set disabled_at = null%'");
+                java.sql.ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getLong(1) > 0;
+        }
+    }
 }
