@@ -102,17 +102,31 @@ public final class Retention {
         return period;
     }
 
-    /** Makes the partitions from yesterday to a week ahead; at start, before any row is written. */
+    /**
+     * Makes the partitions from yesterday to a week ahead; at start, before any row is written. Under the retention
+     * run's lock, waited for: two replicas starting together would otherwise create the same partition at once, and
+     * one of them fail its start ({@code create table if not exists} is not safe against a concurrent create).
+     */
     public void ensurePartitions() {
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
-        try (Connection c = dataSource.getConnection()) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             c.setAutoCommit(true);
-            for (Table t : tables) {
-                t.partitions().ensure(c, today.minusDays(1), today.plusDays(DAYS_AHEAD));
+            s.execute("select pg_advisory_lock(" + lockKey() + ")");
+            try {
+                for (Table t : tables) {
+                    t.partitions().ensure(c, today.minusDays(1), today.plusDays(DAYS_AHEAD));
+                }
+            } finally {
+                s.execute("select pg_advisory_unlock(" + lockKey() + ")");
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Making the day partitions of " + service + " failed", e);
         }
+    }
+
+    /** The advisory lock that one replica at a time holds to change the partitions. */
+    private long lockKey() {
+        return ("retention:" + service).hashCode();
     }
 
     /** A run now. */
@@ -129,7 +143,7 @@ public final class Retention {
         LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
         List<String> dropped = new ArrayList<>();
         List<String> kept = new ArrayList<>();
-        long key = ("retention:" + service).hashCode();
+        long key = lockKey();
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             c.setAutoCommit(true);
             try (ResultSet r = s.executeQuery("select pg_try_advisory_lock(" + key + ")")) {
