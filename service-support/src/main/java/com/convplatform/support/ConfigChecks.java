@@ -77,6 +77,17 @@ public final class ConfigChecks {
         return require(value.filter(v -> !v.isBlank()).isPresent(), key + " is not set: " + consequence, key);
     }
 
+    /**
+     * Two keys that open different APIs must differ: the same value would open both to whoever holds it (the caller
+     * given the internal key would get the operator API, and its every call would be audited as an operator's).
+     */
+    public ConfigChecks differ(String key, Optional<String> value, String otherKey, Optional<String> other) {
+        boolean same = value.filter(v -> !v.isBlank()).isPresent() && value.equals(other);
+        return require(!same, key + " and " + otherKey + " are the same value: each opens a different API, so the"
+                + " service that holds " + otherKey + " would also hold " + key + "'s; give each its own", key,
+                otherKey);
+    }
+
     /** The sentences recorded so far, in order. */
     public List<String> problems() {
         return List.copyOf(problems);

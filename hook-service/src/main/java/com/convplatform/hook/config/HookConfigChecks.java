@@ -42,7 +42,8 @@ public class HookConfigChecks {
                 .positive("hook.retention.interval", config.retention().interval())
                 .httpUrl("hook.management.url", config.managementUrl())
                 .present("hook.management.internal-api-key", config.managementInternalApiKey(), "management-service"
-                        + " refuses every account lookup (401), so no hook is ever sent");
+                        + " refuses every account lookup (401), so no hook is ever sent")
+                .differ("hook.admin.api-key", config.adminApiKey(), "hook.internal.api-key", config.internalApiKey());
         Duration needed = DeliveryAttempt.longestAttempt(d.connectTimeout(), d.readTimeout())
                 .plus(DeliveryAttempt.LEASE_MARGIN);
         checks.require(d.lease().compareTo(needed) > 0, "hook.delivery.lease (" + d.lease() + ") must be longer than "

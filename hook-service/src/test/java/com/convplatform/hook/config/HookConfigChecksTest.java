@@ -73,6 +73,15 @@ class HookConfigChecksTest {
     }
 
     @Test
+    void theOperatorKeyAndTheInternalKeyDiffer() {
+        assertEquals(List.of("hook.admin.api-key and hook.internal.api-key are the same value: each opens a different"
+                + " API, so the service that holds hook.internal.api-key would also hold hook.admin.api-key's; give each"
+                + " its own"), problems("hook.admin.api-key", "same", "hook.internal.api-key", "same"));
+        assertEquals(List.of(), problems("hook.admin.api-key", "one", "hook.internal.api-key", "other"));
+        assertEquals(List.of(), problems("hook.admin.api-key", null, "hook.internal.api-key", null));
+    }
+
+    @Test
     void retentionShorterThanADayOrRunLessThanDailyOrShorterThanTheDuplicateWindowIsRefused() {
         assertEquals(List.of("hook.retention.period (PT12H) must be at least P1D: history is kept and dropped a day at"
                 + " a time",

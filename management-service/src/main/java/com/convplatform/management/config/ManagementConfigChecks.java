@@ -29,7 +29,9 @@ public class ManagementConfigChecks {
                 .positive("management.cert-fetch.connect-timeout", fetch.connectTimeout())
                 .positive("management.cert-fetch.total-timeout", fetch.totalTimeout())
                 .positive("management.cert-fetch.cache-max-age", fetch.cacheMaxAge())
-                .notNegative("management.cert-fetch.failure-memory", fetch.failureMemory());
+                .notNegative("management.cert-fetch.failure-memory", fetch.failureMemory())
+                .differ("management.admin.api-key", config.admin().apiKey(), "management.internal.api-key",
+                        config.internal().apiKey());
         checks.require(config.jwt().lifetime().compareTo(Duration.ofHours(1)) <= 0,
                 "management.jwt.lifetime (" + config.jwt().lifetime() + ") must be at most PT1H: a token outlives a"
                         + " disable or a block by at most its lifetime where nothing polls the revocation list",

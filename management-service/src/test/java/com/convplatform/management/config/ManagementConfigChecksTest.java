@@ -42,6 +42,15 @@ class ManagementConfigChecksTest {
     }
 
     @Test
+    void theOperatorKeyAndTheInternalKeyDiffer() {
+        assertEquals(List.of("management.admin.api-key and management.internal.api-key are the same value: each opens a"
+                + " different API, so the service that holds management.internal.api-key would also hold"
+                + " management.admin.api-key's; give each its own"),
+                problems("management.admin.api-key", "same", "management.internal.api-key", "same"));
+        assertEquals(List.of(), problems("management.admin.api-key", "one", "management.internal.api-key", "other"));
+    }
+
+    @Test
     void theConnectTimeOutFitsInTheWholeDownloadsTimeOut() {
         assertEquals(List.of("management.cert-fetch.connect-timeout (PT10S) must not be longer than"
                 + " management.cert-fetch.total-timeout (PT5S), the time allowed for the whole download, connection"
