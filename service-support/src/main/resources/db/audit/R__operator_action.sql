@@ -1,8 +1,9 @@
 -- The record of the operator actions of this service (service-support's OperatorAudit): one row per state-changing
 -- call made with the operator key, or with the internal key on an operator's behalf. Written before the action runs
--- (status and outcome empty), completed once when the answer is sent (status, outcome, and the target when
--- only the answer names it: the id of what a POST created). Append-only: no retention job touches it, and
--- the trigger below refuses DELETE, TRUNCATE and any UPDATE but that one completion. Its lifetime is the service's;
+-- (status and outcome empty), completed once when the answer is sent (status, outcome, and what the answer names,
+-- such as the id of what a POST created: the target, or added after the path's target, which stays as it was).
+-- Append-only: no retention job touches it, and the trigger below refuses DELETE, TRUNCATE and any UPDATE but that
+-- one completion. Its lifetime is the service's;
 -- docs/operations.md ("Operator audit trail") says how an administrator archives it.
 -- A repeatable migration shared by the services (flyway location db/audit): written so that it can run again.
 CREATE TABLE IF NOT EXISTS operator_action (
@@ -26,7 +27,8 @@ CREATE INDEX IF NOT EXISTS operator_action_operator ON operator_action (operator
 CREATE OR REPLACE FUNCTION operator_action_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'UPDATE' AND OLD.status IS NULL AND NEW.status IS NOT NULL
-            AND (OLD.target IS NULL OR NEW.target IS NOT DISTINCT FROM OLD.target)
+            AND (OLD.target IS NULL OR NEW.target IS NOT DISTINCT FROM OLD.target
+                 OR starts_with(NEW.target, OLD.target || ', '))
             AND (NEW.id, NEW.at, NEW.credential, NEW.operator, NEW.method, NEW.path, NEW.action, NEW.request_id,
                  NEW.source)
                 IS NOT DISTINCT FROM (OLD.id, OLD.at, OLD.credential, OLD.operator, OLD.method, OLD.path, OLD.action,

@@ -177,6 +177,14 @@ class OperatorAuditTest {
             assertTrue(refused.getMessage().contains("append-only"), refused.getMessage());
         }
         assertEquals("dave", newest().get("operator"));
+        // a row being completed: what the answer names may follow the path's target, never replace it
+        long started = QueueRows.count("insert into operator_action (at, credential, method, path, action, target)"
+                + " values (now(), 'operator-key', 'POST', '/p', 'POST /p', 'accountId=a') returning id");
+        IllegalStateException replaced = assertThrows(IllegalStateException.class, () -> QueueRows.update("update"
+                + " operator_action set status = 200, outcome = 'ok', target = 'accountId=b' where id = ?", started));
+        assertTrue(replaced.getCause().getMessage().contains("append-only"), replaced.getCause().getMessage());
+        assertEquals(1, QueueRows.update("update operator_action set status = 200, outcome = 'ok', target ="
+                + " 'accountId=a, client_id=c' where id = ?", started));
     }
 
     @Test

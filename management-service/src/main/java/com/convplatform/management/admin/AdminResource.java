@@ -45,6 +45,7 @@ import com.convplatform.management.token.SigningKeys;
 import com.convplatform.management.token.SigningKeys.SigningKeyState;
 import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
+import com.convplatform.support.audit.AuditTarget;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** The operator API: accounts, clients, self-signed certificates, and the JWT signing key's state and rotation. */
@@ -248,7 +249,13 @@ public class AdminResource {
     }
 
     public record RotatedKey(
-            @Schema(example = "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs", description = "The key's JWK thumbprint (RFC 7638)") String kid) {
+            @Schema(example = "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs", description = "The key's JWK thumbprint (RFC 7638)") String kid)
+            implements
+                AuditTarget {
+        @Override
+        public String auditTarget() {
+            return "kid=" + kid;
+        }
     }
 
     @GET

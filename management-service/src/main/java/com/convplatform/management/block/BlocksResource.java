@@ -1,7 +1,6 @@
 package com.convplatform.management.block;
 
 import java.util.List;
-import java.util.Map;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -28,6 +27,8 @@ import org.jboss.resteasy.reactive.ResponseStatus;
 import com.convplatform.management.block.CertificateBlocks.Block;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.Roles;
+import com.convplatform.support.audit.AuditTarget;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The operator API for withdrawing trust: certificate blocks and chain-cache purges. */
 @Path("/admin/v1")
@@ -87,9 +88,19 @@ public class BlocksResource {
     @Operation(summary = "Drop the downloaded certificate chains of one account (fqdn) or of all, on every replica"
             + " within management.blocks.refresh: each is downloaded again on its next use")
     @APIResponse(responseCode = "202", description = "{\"purged\": \"<fqdn>\"} or {\"purged\": \"*\"}")
-    public Map<String, String> purge(@QueryParam("fqdn") String fqdn) {
+    public Purged purge(@QueryParam("fqdn") String fqdn) {
         String which = fqdn == null || fqdn.isBlank() ? null : fqdn.trim();
         blocks.purge(which);
-        return Map.of("purged", which == null ? "*" : which);
+        return new Purged(which == null ? "*" : which);
+    }
+
+    /** Whose chains were dropped: one FQDN, or {@code *} for all (the audit record names which). */
+    public record Purged(@JsonProperty("purged") @Schema(example = "client.example.com") String purged)
+            implements
+                AuditTarget {
+        @Override
+        public String auditTarget() {
+            return "fqdn=" + purged;
+        }
     }
 }

@@ -89,14 +89,25 @@ class OperatorAuditTest {
         assertEquals("accountId=" + account + ", certificateUuid=" + uuid, revoked.get("target"));
         assertEquals(204, revoked.get("status"));
 
-        given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("{}")
-                .post("/admin/v1/jwt/rotate").then().statusCode(200);
+        String kid = given().header("Authorization", OPERATOR).contentType(ContentType.JSON).body("{}")
+                .post("/admin/v1/jwt/rotate").then().statusCode(200).extract().path("kid");
         Map<String, Object> rotated = newest();
         assertEquals("POST /admin/v1/jwt/rotate", rotated.get("action"));
         assertEquals("operator-key", rotated.get("credential"));
         assertNull(rotated.get("operator"));
-        assertNull(rotated.get("target"));
+        assertEquals("kid=" + kid, rotated.get("target"), "the new key");
         assertEquals("ok", rotated.get("outcome"));
+
+        // what an action made is named after the path's parameters; a purge names whose chains it dropped
+        String client = given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
+                .body("{\"name\": \"audited shop\"}").post("/admin/v1/accounts/" + account + "/clients").then()
+                .statusCode(201).extract().path("client_id");
+        assertEquals("accountId=" + account + ", client_id=" + client, newest().get("target"));
+        given().header("Authorization", OPERATOR).post("/admin/v1/chain-cache/purge?fqdn=" + fqdn).then()
+                .statusCode(202);
+        assertEquals("fqdn=" + fqdn, newest().get("target"));
+        given().header("Authorization", OPERATOR).post("/admin/v1/chain-cache/purge").then().statusCode(202);
+        assertEquals("fqdn=*", newest().get("target"), "every account's");
     }
 
     /**

@@ -133,7 +133,7 @@ public class OperatorAudit {
             }).onFailure().recoverWithItem(e -> {
                 failures.increment();
                 LOG.errorf(e, "Operator action refused, its audit record could not be written: credential=%s"
-                        + " operator=%s %s target=%s", credential, operator, action, target);
+                        + " operator=%s %s target=%s", credential, operator, action, oneLine(target));
                 return ErrorMappers.error(503, "AUDIT_UNAVAILABLE", "The action was not carried out: its audit"
                         + " record could not be written (the database did not answer); try again shortly");
             });
@@ -149,21 +149,39 @@ public class OperatorAudit {
         int status = response.getStatus();
         Object entity = response.getEntity();
         String outcome = status < 400 ? "ok" : entity instanceof ApiError e ? e.errorCode() : "HTTP_" + status;
-        String target = started.target() != null || !(entity instanceof AuditTarget t) ? null : t.auditTarget();
+        // what the answer names (a created client's id, say) after the path's parameters, when it names anything
+        String target = !(entity instanceof AuditTarget t)
+                ? null
+                : started.target() == null ? t.auditTarget() : started.target() + ", " + t.auditTarget();
         return blocking(() -> {
             complete(started.id(), status, outcome, target);
             return (Void) null;
         }).invoke(() -> LOG.infof("Operator action %d: credential=%s operator=%s %s target=%s status=%d outcome=%s",
                 started.id(), started.credential(), started.operator(), started.action(),
-                target != null ? target : started.target(), status, outcome))
+                oneLine(target != null ? target : started.target()), status, outcome))
                 .onFailure().recoverWithItem(e -> {
                     failures.increment();
                     LOG.errorf(e, "Operator action %d was carried out but its outcome could not be recorded:"
                             + " credential=%s operator=%s %s target=%s status=%d outcome=%s", started.id(),
-                            started.credential(), started.operator(), started.action(), started.target(), status,
-                            outcome);
+                            started.credential(), started.operator(), started.action(), oneLine(started.target()),
+                            status, outcome);
                     return null;
                 });
+    }
+
+    /**
+     * A value from the request (a decoded path parameter may hold a line break) as it goes into the log: control
+     * characters escaped, so that no value can write a line of its own into the audit log.
+     */
+    static String oneLine(String value) {
+        if (value == null || value.chars().allMatch(c -> c >= 0x20 && c != 0x7f)) {
+            return value;
+        }
+        StringBuilder out = new StringBuilder(value.length() + 8);
+        value.chars().forEach(c -> out.append(c >= 0x20 && c != 0x7f
+                ? String.valueOf((char) c)
+                : String.format("\\u%04x", c)));
+        return out.toString();
     }
 
     /** The operator key; or the internal key naming the operator it acts for. */
@@ -241,7 +259,7 @@ public class OperatorAudit {
     private void complete(long id, int status, String outcome, String target) throws SQLException {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement s = c.prepareStatement("update operator_action set finished_at = ?, status = ?,"
-                        + " outcome = ?, target = coalesce(target, ?) where id = ? and status is null")) {
+                        + " outcome = ?, target = coalesce(?, target) where id = ? and status is null")) {
             s.setTimestamp(1, Timestamp.from(clock.instant()));
             s.setInt(2, status);
             s.setString(3, outcome);
