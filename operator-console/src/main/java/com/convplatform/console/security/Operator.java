@@ -2,7 +2,10 @@ package com.convplatform.console.security;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.HexFormat;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -46,10 +49,32 @@ public class Operator {
         return name != null ? name : identity.getPrincipal().getName();
     }
 
-    /** The name as the services take it in X-Operator; null when it is not one they take (a provider's odd name). */
+    /**
+     * The name as the services take it in X-Operator, so that each action they record names its person: the name
+     * itself, or for one they would not take (an identity provider's, with a space, an accent or over 64 characters)
+     * its {@link #alias}; null when nobody is signed in.
+     */
     public String headerValue() {
+        if (identity.isAnonymous()) {
+            return null;
+        }
         String name = name();
-        return !identity.isAnonymous() && Users.NAME.matcher(name).matches() ? name : null;
+        return Users.NAME.matcher(name).matches() ? name : alias(name);
+    }
+
+    /**
+     * A name the services would not take, as one they do: its characters outside theirs as '_', at most 55 of them,
+     * then '+' and the first 8 hex digits of the name's SHA-256 (so that two names alike there stay apart). The
+     * console's sign-in line gives the alias beside the name.
+     */
+    public static String alias(String name) {
+        String kept = name.replaceAll("[^A-Za-z0-9._@-]", "_");
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+            return kept.substring(0, Math.min(kept.length(), 55)) + "+" + HexFormat.of().formatHex(digest, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
     }
 
     public String sessionId() {

@@ -141,22 +141,34 @@ public class AuditPage {
     }
 
     /**
-     * The newest {@code size} of every service's rows (each newest first, up to {@code size + 1}), by time and then
-     * id; more when any service has a row not shown.
+     * The newest {@code size} of every service's rows (each newest first by id, as the service pages them, up to
+     * {@code size + 1}): the services' lists merged by time, each kept in its own order, so that what is shown of a
+     * service is the start of its list and the next page, from the last id shown, misses none of its rows (two actions
+     * recorded at once can have their ids and times in opposite orders); more when any service has a row not shown.
      */
     static Merged merge(Map<String, Outcome<List<AuditRow>>> read, int size) {
-        List<Row> all = new ArrayList<>();
+        List<java.util.ArrayDeque<Row>> lists = new ArrayList<>();
         read.forEach((service, o) -> {
-            if (o.ok()) {
-                o.value().forEach(a -> all.add(new Row(service, a)));
+            if (o.ok() && !o.value().isEmpty()) {
+                lists.add(new java.util.ArrayDeque<>(o.value().stream().map(a -> new Row(service, a)).toList()));
             }
         });
-        all.sort(Comparator.comparing((Row r) -> r.action().at(), Comparator.nullsLast(Comparator.reverseOrder()))
-                .thenComparing(r -> r.action().id(), Comparator.reverseOrder()));
-        List<Row> shown = all.size() > size ? all.subList(0, size) : all;
+        Comparator<Row> newestFirst = Comparator
+                .comparing((Row r) -> r.action().at(), Comparator.nullsLast(Comparator.reverseOrder()))
+                .thenComparing(r -> r.action().id(), Comparator.reverseOrder());
+        List<Row> shown = new ArrayList<>();
         Map<String, Long> next = new LinkedHashMap<>();
-        shown.forEach(r -> next.put(r.service(), r.action().id()));
-        return new Merged(List.copyOf(shown), all.size() > size, next);
+        while (shown.size() < size) {
+            java.util.ArrayDeque<Row> newest = lists.stream().filter(l -> !l.isEmpty())
+                    .min(Comparator.comparing(java.util.ArrayDeque::peekFirst, newestFirst)).orElse(null);
+            if (newest == null) {
+                break;
+            }
+            Row r = newest.pollFirst();
+            shown.add(r);
+            next.put(r.service(), r.action().id());
+        }
+        return new Merged(List.copyOf(shown), lists.stream().anyMatch(l -> !l.isEmpty()), next);
     }
 
     private static String key(String service) {
