@@ -1,6 +1,7 @@
 package com.convplatform.upload.handoff;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +38,13 @@ public class OutboxSender {
     /** How long a batch may fill: without it 46 601 calls carried 295 045 events under load; at 5 ms, 19 a call. */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long FILL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /**
+     * The oldest event the hand-off thread still posts from memory: a post (three tries of 12 s) then ends within the
+     * event's lease ({@link OutboxRepository#LEASE}, from its commit). An older one, queued behind a slow hook-service,
+     * is left to a poll after its lease, which reads the outbox again: an erasure (upload.erasure.second-pass-after,
+     * two leases after it removed the row) can then count on no post of an erased event reaching hook-service later.
+     */
+    static final Duration DIRECT_MAX_AGE = OutboxRepository.LEASE.minusSeconds(40);
 
     private final OutboxRepository outbox;
     private final HandoffPoster poster;
@@ -161,7 +169,10 @@ public class OutboxSender {
                 if (first != null) {
                     batch.add(first);
                     fill(batch, System.nanoTime() + LINGER_NANOS);
-                    deliver(batch);
+                    batch.removeIf(tooOld(Instant.now()));
+                    if (!batch.isEmpty()) {
+                        deliver(batch);
+                    }
                 }
             } catch (InterruptedException e) {
                 return;
@@ -172,6 +183,12 @@ public class OutboxSender {
                 batch.clear();
             }
         }
+    }
+
+    /** Events that waited in memory past {@link #DIRECT_MAX_AGE}: a poll sends them once their lease is over. */
+    static java.util.function.Predicate<Claimed> tooOld(Instant now) {
+        Instant oldest = now.minus(DIRECT_MAX_AGE);
+        return c -> c.storedAt().isBefore(oldest);
     }
 
     /** Looks every {@link #FILL_STEP_NANOS}: waiting on the queue woke the thread per event, ~30 syscalls a batch. */
