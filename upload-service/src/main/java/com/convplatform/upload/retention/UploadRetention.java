@@ -1,16 +1,20 @@
 package com.convplatform.upload.retention;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -48,18 +52,19 @@ public class UploadRetention {
     private final UploadConfig config;
     private final OutboxRepository outbox;
     private final Counter filesDeleted;
+    private final Clock clock;
 
     public UploadRetention(DataSource dataSource, Clock clock, MeterRegistry metrics, UploadConfig config,
             FileStore store, OutboxRepository outbox) {
         this.dataSource = dataSource;
+        this.clock = clock;
         this.store = store;
         this.config = config;
         this.outbox = outbox;
         this.filesDeleted = Counter.builder("retention.files.deleted")
                 .description("Stored files deleted with their messages' partitions").register(metrics);
         this.retention = new Retention("upload-service", dataSource, clock, metrics, config.retention().period(),
-                List.of(new Retention.Table(new DailyPartitions("message"), this::deleteFiles)),
-                UploadRetention::dropOldUsage);
+                List.of(new Retention.Table(new DailyPartitions("message"), this::deleteFiles)), this::afterDrops);
     }
 
     /** The partitions of the coming week exist before any message is logged. */
@@ -87,6 +92,46 @@ public class UploadRetention {
         if (config.outbox().vacuum()) {
             outbox.vacuum();
         }
+    }
+
+    /**
+     * After the drops: the quotas' old days, and the files that no kept message can name: stored files made over a day
+     * before the oldest day of messages kept (a crash between storing a file and committing its message leaves one no
+     * partition lists), and the form's temporary files that a crash left in {@code <upload.data-dir>/incoming}, a day
+     * after they were written (an upload's body may take 2 minutes).
+     */
+    private void afterDrops(Connection c, Instant cutoff) throws SQLException {
+        dropOldUsage(c, cutoff);
+        DailyPartitions.Partition oldest = new DailyPartitions("message").list(c).stream()
+                .min(Comparator.comparing(DailyPartitions.Partition::day)).orElse(null);
+        try {
+            int stored = oldest == null ? 0 : store.deleteMadeBefore(oldest.from().minus(Duration.ofDays(1)));
+            int incoming = deleteOlderThan(Path.of(config.dataDir(), "incoming"),
+                    clock.instant().minus(Duration.ofDays(1)));
+            if (stored + incoming > 0) {
+                LOG.infof("Retention deleted %d stored files that no message names and %d temporary files left by"
+                        + " uploads that did not finish", stored, incoming);
+            }
+        } catch (IOException e) {
+            LOG.warnf("Retention could not delete files that no message names (%s); the next run tries again",
+                    e.toString());
+        }
+    }
+
+    private static int deleteOlderThan(Path dir, Instant before) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        int deleted = 0;
+        try (var files = Files.newDirectoryStream(dir, Files::isRegularFile)) {
+            for (Path f : files) {
+                if (Files.getLastModifiedTime(f).toInstant().isBefore(before)
+                        && Files.deleteIfExists(f)) {
+                    deleted++;
+                }
+            }
+        }
+        return deleted;
     }
 
     /** The quotas' days past the period (UploadQuota): an account's usage is kept as long as its messages. */

@@ -29,9 +29,14 @@ public final class FileIds {
      * reads only the partitions from then on. The epoch for an id of the former kind, which carries no time.
      */
     public static java.time.Instant notBefore(String id) {
+        return madeAt(id).minusSeconds(60);
+    }
+
+    /** When an id was made (to the millisecond); the epoch for an id of the former kind, which carries no time. */
+    public static java.time.Instant madeAt(String id) {
         return id.length() == 44
-                ? java.time.Instant.ofEpochMilli(Long.parseLong(id.substring(0, 12), 16)).minusSeconds(60)
-                : java.time.Instant.EPOCH;
+                ? java.time.Instant.ofEpochMilli(Long.parseLong(id.substring(0, 12), 16))
+                : java.time.Instant.EPOCH.plusSeconds(60);
     }
 
     public static boolean isValid(String id) {

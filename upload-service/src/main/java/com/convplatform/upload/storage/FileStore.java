@@ -3,6 +3,7 @@ package com.convplatform.upload.storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,5 +22,15 @@ public interface FileStore {
         for (String id : ids) {
             delete(id);
         }
+    }
+
+    /**
+     * Deletes the files whose id says they were made before {@code before}, named by a message or not (a file stored
+     * by an upload whose message was never committed: a crash between the two); returns how many. Retention calls it
+     * with a time before every message it keeps. Ids of the former kind carry no time and stay. A bucket relies on its
+     * lifecycle rule for these (README, Retention), so by default none.
+     */
+    default int deleteMadeBefore(Instant before) throws IOException {
+        return 0;
     }
 }

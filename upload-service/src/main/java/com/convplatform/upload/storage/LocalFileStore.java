@@ -3,11 +3,13 @@ package com.convplatform.upload.storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.util.Optional;
 
 /** Files under {@code upload.storage.dir}, named by their random id only (never by the uploaded name). */
@@ -38,6 +40,25 @@ public class LocalFileStore implements FileStore {
             Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         }
+    }
+
+    @Override
+    public int deleteMadeBefore(Instant before) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        int deleted = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                String id = name.endsWith(".part") ? name.substring(0, name.length() - 5) : name;
+                if (id.length() == 44 && FileIds.isValid(id) && FileIds.madeAt(id).isBefore(before)
+                        && Files.deleteIfExists(f)) {
+                    deleted++;
+                }
+            }
+        }
+        return deleted;
     }
 
     @Override

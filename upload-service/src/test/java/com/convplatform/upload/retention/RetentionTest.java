@@ -31,6 +31,7 @@ import com.convplatform.support.Retention;
 import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.upload.PlatformStubsResource;
 import com.convplatform.upload.handoff.OutboxRows;
+import com.convplatform.upload.storage.FileIds;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -91,8 +92,26 @@ class RetentionTest {
         }
         assertEquals(2, usageDays());
 
+        // files no message names: stored by uploads whose message was never committed (a crash between the two),
+        // three days ago and just now; and the form's temporary files, one left two days ago, one being written
+        Path files = Path.of("target/test-data/files");
+        Path oldOrphan = Files.write(files.resolve(FileIds.next(
+                java.time.Clock.fixed(Instant.now().minus(Duration.ofDays(3)), ZoneOffset.UTC))), png);
+        Path newOrphan = Files.write(files.resolve(FileIds.next(java.time.Clock.systemUTC())), png);
+        Path incoming = Files.createDirectories(Path.of("target/test-data/incoming"));
+        Path leftOver = Files.write(incoming.resolve("left-by-a-crash"), png);
+        Files.setLastModifiedTime(leftOver, java.nio.file.attribute.FileTime.from(Instant.now().minus(
+                Duration.ofDays(2))));
+        Path inFlight = Files.write(incoming.resolve("being-written"), png);
+
         Instant later = Instant.now().plus(Duration.ofDays(31).plusHours(1));
         Retention.Report report = retention.runAt(later);
+        assertFalse(Files.exists(oldOrphan), "made over a day before the oldest day kept (yesterday's): deleted");
+        assertTrue(Files.exists(newOrphan), "made after it: kept");
+        assertFalse(Files.exists(leftOver), "a temporary file two days old: deleted");
+        assertTrue(Files.exists(inFlight), "one being written: kept");
+        Files.delete(newOrphan);
+        Files.delete(inFlight);
         assertEquals(1, usageDays(), "today's quota count is past the period, the later day's is kept");
 
         String today = "message_p" + LocalDate.now(ZoneOffset.UTC).toString().replace("-", "");
