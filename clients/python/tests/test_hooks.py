@@ -476,23 +476,8 @@ def test_an_expired_trust_anchor_is_cert_expired() -> None:
     assert code_of(v, sign(hook_body()), URL, hook_body()) == FailureCode.CERT_EXPIRED
 
 
-def test_a_cached_chain_is_refused_once_its_trust_anchor_has_expired() -> None:
-    # the root ends a minute from now; the chain is cached (for an hour) before that, used again after it
-    key = ec_key("short-root")
-    root = make_cert("Short Root", key, key, ca=True, not_before=NOW - dt.timedelta(days=1),
-                     not_after=NOW + dt.timedelta(seconds=60))
-    leaf = make_cert(HOST, rsa_key("leaf"), key, root, sans=[HOST])
-    clock = Clock()
-    fetcher = Served({URL: document(leaf)})
-    v = HookVerifier(DOMAIN, trust_anchors=[root], fetcher=fetcher, clock=clock)
-    v.verify(sign(hook_body()), URL, hook_body())
-    clock.now = NOW + dt.timedelta(seconds=90)
-    later = hook_body(signature_timestamp="2026-06-01T12:02:00Z")
-    assert code_of(v, sign(later), URL, later) == FailureCode.CERT_EXPIRED
-
-
-def test_a_certificate_is_valid_to_the_end_of_its_not_after_second() -> None:
-    # X.509 dates are whole seconds and Not After is inclusive: half a second past it is still that second
+def under_a_root_ending_in_a_minute() -> tuple[HookVerifier, Clock]:
+    """A verifier whose only root ends 60 s after NOW, with a chain under it verified (and cached) at NOW."""
     key = ec_key("short-root")
     root = make_cert("Short Root", key, key, ca=True, not_before=NOW - dt.timedelta(days=1),
                      not_after=NOW + dt.timedelta(seconds=60))
@@ -500,6 +485,20 @@ def test_a_certificate_is_valid_to_the_end_of_its_not_after_second() -> None:
     clock = Clock()
     v = HookVerifier(DOMAIN, trust_anchors=[root], fetcher=Served({URL: document(leaf)}), clock=clock)
     v.verify(sign(hook_body()), URL, hook_body())
+    return v, clock
+
+
+def test_a_cached_chain_is_refused_once_its_trust_anchor_has_expired() -> None:
+    # the chain is cached (for an hour) before the root ends, used again after it
+    v, clock = under_a_root_ending_in_a_minute()
+    clock.now = NOW + dt.timedelta(seconds=90)
+    later = hook_body(signature_timestamp="2026-06-01T12:02:00Z")
+    assert code_of(v, sign(later), URL, later) == FailureCode.CERT_EXPIRED
+
+
+def test_a_certificate_is_valid_to_the_end_of_its_not_after_second() -> None:
+    # X.509 dates are whole seconds and Not After is inclusive: half a second past it is still that second
+    v, clock = under_a_root_ending_in_a_minute()
     clock.now = NOW + dt.timedelta(seconds=60, milliseconds=500)
     at_end = hook_body(signature_timestamp="2026-06-01T12:01:30Z")
     v.verify(sign(at_end), URL, at_end)
