@@ -1,6 +1,7 @@
 package com.convplatform.upload.erasure;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -34,6 +35,7 @@ import com.convplatform.support.QueryParameters;
 import com.convplatform.support.Roles;
 import com.convplatform.support.audit.AuditTarget;
 import com.convplatform.support.audit.OperatorAudit;
+import com.convplatform.upload.config.UploadConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The operator API: erase an upload user (a privacy request), and the record of every erasure. */
@@ -84,9 +86,9 @@ public class ErasureResource {
     }
 
     private final Erasures erasures;
-    private final java.time.Duration retryAfter;
+    private final Duration retryAfter;
 
-    public ErasureResource(Erasures erasures, com.convplatform.upload.config.UploadConfig config) {
+    public ErasureResource(Erasures erasures, UploadConfig config) {
         this.erasures = erasures;
         this.retryAfter = config.erasure().retryAfter();
     }
