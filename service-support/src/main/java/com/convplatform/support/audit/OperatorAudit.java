@@ -149,10 +149,7 @@ public class OperatorAudit {
         int status = response.getStatus();
         Object entity = response.getEntity();
         String outcome = status < 400 ? "ok" : entity instanceof ApiError e ? e.errorCode() : "HTTP_" + status;
-        // what the answer names (a created client's id, say) after the path's parameters, when it names anything
-        String target = !(entity instanceof AuditTarget t)
-                ? null
-                : started.target() == null ? t.auditTarget() : started.target() + ", " + t.auditTarget();
+        String target = entity instanceof AuditTarget t ? withAnswer(started.target(), t.auditTarget()) : null;
         return blocking(() -> {
             complete(started.id(), status, outcome, target);
             return (Void) null;
@@ -167,6 +164,17 @@ public class OperatorAudit {
                             status, outcome);
                     return null;
                 });
+    }
+
+    /**
+     * The target to complete the row with: what the answer names (a created client's id, say) after the path's
+     * parameters; null (the path's target stays) when the answer names nothing or what the path already names.
+     */
+    static String withAnswer(String path, String answer) {
+        if (answer == null || path == null) {
+            return answer;
+        }
+        return path.contains(answer.substring(answer.indexOf('=') + 1)) ? null : path + ", " + answer;
     }
 
     /**

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import org.junit.jupiter.api.Test;
 
 /**
- * A target as the audit log line gives it: a decoded path parameter such as {@code x%0AOperator action 99: ...} cannot
- * write a line of its own into the log.
+ * The audit row's target, and its log line: what an answer adds to the path's target, and that a decoded path
+ * parameter such as {@code x%0AOperator action 99: ...} cannot write a line of its own into the log.
  */
-class OneLineTest {
+class AuditTextTest {
     @Test
     void controlCharactersAreWrittenAsTheirCodeAndOtherTextIsKept() {
         assertEquals("id=x\\u000aOperator action 99: credential=operator-key",
@@ -20,5 +20,13 @@ class OneLineTest {
         assertSame(plain, OperatorAudit.oneLine(plain));
         assertEquals("José", OperatorAudit.oneLine("José"));
         assertNull(OperatorAudit.oneLine(null));
+    }
+
+    @Test
+    void whatTheAnswerNamesFollowsThePathsTargetUnlessThePathNamesItAlready() {
+        assertEquals("kid=k1", OperatorAudit.withAnswer(null, "kid=k1"));
+        assertEquals("accountId=a1, client_id=c1", OperatorAudit.withAnswer("accountId=a1", "client_id=c1"));
+        assertNull(OperatorAudit.withAnswer("accountId=a1", "account_id=a1"), "the path's target stays as it is");
+        assertNull(OperatorAudit.withAnswer("accountId=a1", null));
     }
 }
