@@ -2,8 +2,6 @@ package com.convplatform.console.security;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
 
@@ -15,6 +13,7 @@ import jakarta.enterprise.context.RequestScoped;
 import org.jboss.logging.Logger;
 
 import com.convplatform.console.ConsoleConfig;
+import com.convplatform.support.Sha256;
 
 import io.quarkus.oidc.IdTokenCredential;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -69,12 +68,7 @@ public class Operator {
      */
     public static String alias(String name) {
         String kept = name.replaceAll("[^A-Za-z0-9._@-]", "_");
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
-            return kept.substring(0, Math.min(kept.length(), 55)) + "+" + HexFormat.of().formatHex(digest, 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+        return kept.substring(0, Math.min(kept.length(), 55)) + "+" + HexFormat.of().formatHex(Sha256.of(name), 0, 4);
     }
 
     public String sessionId() {

@@ -1,8 +1,5 @@
 package com.convplatform.support.audit;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,7 +8,6 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Clock;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +33,7 @@ import com.convplatform.support.ApiError;
 import com.convplatform.support.ErrorMappers;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.Roles;
+import com.convplatform.support.Sha256;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -234,12 +231,7 @@ public class OperatorAudit {
 
     /** How the trail names a piece of personal data: {@code sha256:} and the SHA-256 (hex) of its UTF-8 bytes. */
     public static String personal(String value) {
-        try {
-            return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(value.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+        return "sha256:" + Sha256.hex(value);
     }
 
     private long insert(String credential, String operator, String method, String path, String action, String target,

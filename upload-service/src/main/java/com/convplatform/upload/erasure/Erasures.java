@@ -1,9 +1,6 @@
 package com.convplatform.upload.erasure;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,7 +11,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +24,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.convplatform.support.LocalTransaction;
+import com.convplatform.support.Sha256;
 import com.convplatform.support.TimeOrderedIds;
 import com.convplatform.upload.config.UploadConfig;
 import com.convplatform.upload.storage.FileStore;
@@ -187,13 +184,7 @@ public class Erasures {
     /** Adds a round's removals to the erasure's counts, and their ids to those hook-service is asked about. */
     private void recordRemoved(Connection c, String erasureId, Map<String, List<Long>> found, int messages, int files,
             int events) throws SQLException {
-        Pending pending;
-        try (PreparedStatement s = c.prepareStatement("select pending_messages from erasure where id = ? for update")) {
-            s.setObject(1, UUID.fromString(erasureId));
-            try (ResultSet r = s.executeQuery()) {
-                pending = r.next() && r.getString(1) != null ? read(r.getString(1)) : new Pending(new TreeMap<>());
-            }
-        }
+        Pending pending = pending(c, erasureId, " for update");
         found.forEach((account, list) -> pending.messages().computeIfAbsent(account, k -> new ArrayList<>())
                 .addAll(list));
         update(c, "update erasure set messages = messages + ?, files = files + ?, outbox_events = outbox_events + ?,"
@@ -242,8 +233,8 @@ public class Erasures {
             Record record = find(id).orElseThrow();
             removeMessages(id, record.businessId(), "encode(sha256(convert_to(auth_id, 'UTF8')), 'hex') = ?",
                     record.authIdSha256()); // stragglers: added to the record as they go
-            Pending pending = read(LocalTransaction.run(dataSource, "Reading an erasure's messages",
-                    c -> pendingOf(c, id)));
+            Pending pending = LocalTransaction.run(dataSource, "Reading an erasure's messages",
+                    c -> pending(c, id, ""));
             int rows = 0;
             for (Map.Entry<String, List<Long>> account : pending.messages().entrySet()) {
                 List<Long> ids = account.getValue();
@@ -314,12 +305,7 @@ public class Erasures {
 
     /** The SHA-256 of an auth_id, hex: how erasure records name the user. */
     public static String sha256(String authId) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(authId.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return Sha256.hex(authId);
     }
 
     private String write(Pending p) {
@@ -340,11 +326,12 @@ public class Erasures {
         }
     }
 
-    private String pendingOf(Connection c, String id) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("select pending_messages from erasure where id = ?")) {
+    /** The message ids the erasure's passes are to tell hook-service about; {@code lock} is added to the read. */
+    private Pending pending(Connection c, String id, String lock) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("select pending_messages from erasure where id = ?" + lock)) {
             s.setObject(1, UUID.fromString(id));
             try (ResultSet r = s.executeQuery()) {
-                return r.next() && r.getString(1) != null ? r.getString(1) : write(new Pending(new TreeMap<>()));
+                return r.next() && r.getString(1) != null ? read(r.getString(1)) : new Pending(new TreeMap<>());
             }
         }
     }
