@@ -334,15 +334,18 @@ public class DeliveryQueries {
                     }
                 }
             }
-            if (DeliveryStore.update(c, "delete from dead_letter where delivery_id = ?", uuid) == 1) {
-                requeueDead(c, List.of(uuid), now);
+            if (DeliveryStore.update(c, "delete from dead_letter where delivery_id = ?", uuid) == 1
+                    && requeueDead(c, List.of(uuid), now) == 1) {
                 return Requeue.REQUEUED;
             }
             return delivery(c, id).isPresent() ? Requeue.DELIVERED : Requeue.NOT_FOUND;
         });
     }
 
-    /** Queues every dead letter of the account again; how many. */
+    /**
+     * Queues every dead letter of the account again; how many were queued (a dead letter whose history retention has
+     * dropped, before its own removal, is removed and not counted).
+     */
     public int replay(String accountId) {
         Instant now = clock.instant();
         return LocalTransaction.run(dataSource, "Replaying dead letters", c -> {
@@ -356,19 +359,19 @@ public class DeliveryQueries {
                     }
                 }
             }
-            requeueDead(c, ids, now);
-            return ids.size();
+            return requeueDead(c, ids, now);
         });
     }
 
     /**
      * Puts dead deliveries back into the queue from their latest history row; attempt numbers go on from the highest
      * recorded (the attempt log can be ahead of the count: an attempt recorded by a replica that had lost its lease).
-     * The history rows stay: the history is append-only.
+     * The history rows stay: the history is append-only. Returns how many were queued: none for an id whose history is
+     * gone.
      */
-    private static void requeueDead(Connection c, List<UUID> ids, Instant now) throws SQLException {
+    private static int requeueDead(Connection c, List<UUID> ids, Instant now) throws SQLException {
         if (ids.isEmpty()) {
-            return;
+            return 0;
         }
         try (PreparedStatement s = c.prepareStatement("insert into delivery_queue (id, event_id, account_id,"
                 + " message_id, payload, request_id, traceparent, received_at, attempts, schedule_start,"
@@ -381,7 +384,7 @@ public class DeliveryQueries {
                 + " on conflict do nothing")) {
             s.setObject(1, utc(now));
             s.setArray(2, c.createArrayOf("uuid", ids.toArray()));
-            s.executeUpdate();
+            return s.executeUpdate();
         }
     }
 

@@ -17,6 +17,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import jakarta.inject.Inject;
 
@@ -27,6 +28,7 @@ import com.convplatform.hook.HookPlatformResource.Answer;
 import com.convplatform.hook.QueueRows;
 import com.convplatform.hook.delivery.HookDeliveryTest;
 import com.convplatform.support.Retention;
+import com.convplatform.support.TimeOrderedIds;
 import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -105,5 +107,26 @@ class RetentionTest {
         given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + held + "/endpoint/enable").then()
                 .statusCode(200);
         awaitDelivered(held, 1);
+    }
+
+    /**
+     * A dead letter left behind its dropped history (a run that dropped the partitions, then failed before removing the
+     * dead letters) is not queued again, nor counted as queued: replay and retry say so, and the dead letter goes.
+     */
+    @Test
+    void aDeadLetterWhoseHistoryIsGoneIsNotReplayed() {
+        String account = account();
+        String kept = TimeOrderedIds.next();
+        String alone = TimeOrderedIds.next();
+        for (String id : List.of(kept, alone)) {
+            QueueRows.update("insert into dead_letter (delivery_id, account_id, finished_at) values (?, ?, ?)",
+                    UUID.fromString(id), account, QueueRows.utc(Instant.now().minus(Duration.ofDays(31))));
+        }
+        given().header("Authorization", OPERATOR).post("/admin/v1/deliveries/" + alone + "/retry").then()
+                .statusCode(404).body("error_code", equalTo("DELIVERY_NOT_FOUND"));
+        given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + account + "/replay-dead-letters")
+                .then().statusCode(200).body("requeued", equalTo(0));
+        assertEquals(0, QueueRows.count("select count(*) from dead_letter where account_id = ?", account));
+        assertEquals(0, QueueRows.ofAccount(account).size(), "nothing was queued");
     }
 }
