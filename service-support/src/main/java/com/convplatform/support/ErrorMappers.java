@@ -1,6 +1,7 @@
 package com.convplatform.support;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,13 +19,18 @@ import jakarta.ws.rs.core.UriInfo;
 
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
+import org.jboss.resteasy.reactive.server.spi.ServerRequestContext;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * The one place where every service turns a refusal into its {@link ApiError} body: its own {@link ApiException}s,
@@ -45,11 +51,14 @@ public class ErrorMappers {
     private final ApiKeys keys;
     private final AllowedMethods allowed;
     private final WrongService elsewhere;
+    private final MeterRegistry metrics;
+    private final WarningPace refusedKeys = new WarningPace(Duration.ofMinutes(1));
 
-    public ErrorMappers(ApiKeys keys, AllowedMethods allowed, WrongService elsewhere) {
+    public ErrorMappers(ApiKeys keys, AllowedMethods allowed, WrongService elsewhere, MeterRegistry metrics) {
         this.keys = keys;
         this.allowed = allowed;
         this.elsewhere = elsewhere;
+        this.metrics = metrics;
     }
 
     /** The error response; for the services' own code too. */
@@ -67,21 +76,23 @@ public class ErrorMappers {
 
     /** No credentials, or none this service knows, at an endpoint that needs a role. */
     @ServerExceptionMapper
-    public Response unauthenticated(UnauthorizedException e, ResourceInfo resource, HttpHeaders headers) {
-        return notAuthenticated(resource, headers);
+    public Response unauthenticated(UnauthorizedException e, ResourceInfo resource, HttpHeaders headers,
+            ServerRequestContext request) {
+        return notAuthenticated(resource, headers, request);
     }
 
     /** Credentials that a mechanism refused; a mechanism's own refusal ({@link ApiException} cause) as it is. */
     @ServerExceptionMapper
     public Response authenticationFailed(AuthenticationFailedException e, ResourceInfo resource,
-            HttpHeaders headers) {
-        return e.getCause() instanceof ApiException api ? api(api) : notAuthenticated(resource, headers);
+            HttpHeaders headers, ServerRequestContext request) {
+        return e.getCause() instanceof ApiException api ? api(api) : notAuthenticated(resource, headers, request);
     }
 
     /** A valid key, but for another role. */
     @ServerExceptionMapper
-    public Response forbidden(ForbiddenException e, ResourceInfo resource) {
+    public Response forbidden(ForbiddenException e, ResourceInfo resource, ServerRequestContext request) {
         String role = role(resource);
+        refusedKey(role, "FORBIDDEN", request);
         return error(403, "FORBIDDEN", "This key does not open the " + (role == null ? "requested" : role)
                 + " API; send the " + (role == null ? "right" : role) + " key");
     }
@@ -150,7 +161,29 @@ public class ErrorMappers {
         return error(500, "INTERNAL_ERROR", "The request could not be processed; it changed nothing");
     }
 
-    private Response notAuthenticated(ResourceInfo resource, HttpHeaders headers) {
+    /**
+     * A bearer refused at an API that takes a configured key (the operator's or the internal one): counted by role and
+     * reason, and logged at most once a minute with its source, so that a caller trying keys shows in a metric and the
+     * log (docs/operations.md, Operator audit trail). The key itself is never logged.
+     */
+    private void refusedKey(String role, String reason, ServerRequestContext request) {
+        if (role == null || keys.setting(role) == null) {
+            return;
+        }
+        Counter refused = Counter.builder("platform.key.refusals").tag("role", role).tag("reason", reason)
+                .description("Requests refused a key at an API that takes a configured key").register(metrics);
+        refused.increment();
+        if (refusedKeys.tryWarn()) {
+            HttpServerRequest http = ((ResteasyReactiveRequestContext) request).serverRequest()
+                    .unwrap(HttpServerRequest.class);
+            LOG.warnf("Refused a key (%s) at the %s API: %s %s from %s; %.0f refused so far, counted in"
+                    + " platform_key_refusals_total (this warning at most once a minute)", reason, role, http.method(),
+                    http.path(), http.remoteAddress() == null ? "unknown" : http.remoteAddress().hostAddress(),
+                    refused.count());
+        }
+    }
+
+    private Response notAuthenticated(ResourceInfo resource, HttpHeaders headers, ServerRequestContext request) {
         String role = role(resource);
         String setting = role == null ? null : keys.setting(role);
         if (setting == null) {
@@ -174,6 +207,7 @@ public class ErrorMappers {
             return error(401, "UNAUTHORIZED", "The Authorization header is not of the form 'Bearer <key>': send the "
                     + role + " key as 'Authorization: Bearer <key>'");
         }
+        refusedKey(role, "UNAUTHORIZED", request);
         return error(401, "UNAUTHORIZED", "The key given is not the " + role + " key configured on this service ("
                 + setting + "); " + LOCAL_KEYS);
     }

@@ -4,16 +4,21 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.hook.HookPlatformResource;
+import com.convplatform.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
-/** A request meant for another service says which (issue 40); a wrong operator key says where the key is kept. */
+/**
+ * A request meant for another service says which (issue 40); a wrong operator key says where the key is kept, and is
+ * counted.
+ */
 @QuarkusTest
 @QuarkusTestResource(HookPlatformResource.class)
 class ErrorWordingTest {
@@ -43,5 +48,27 @@ class ErrorWordingTest {
                         containsString("hook.admin.api-key"), containsString("data/local/keys.env")));
         given().header("Authorization", "not-the-key").get("/admin/v1/deliveries").then().statusCode(401)
                 .body("error_message", containsString("not of the form 'Bearer <key>'"));
+    }
+
+    /** A key refused at a keyed API is counted by role and reason; a missing or malformed header is not a key. */
+    @Test
+    void aRefusedKeyIsCounted() {
+        double wrong = refusedKeys("operator", "UNAUTHORIZED");
+        double otherRole = refusedKeys("operator", "FORBIDDEN");
+        given().header("Authorization", "Bearer not-the-key").post("/admin/v1/accounts/x/replay-dead-letters").then()
+                .statusCode(401);
+        given().header("Authorization", "Bearer test-internal-key").get("/admin/v1/deliveries").then().statusCode(403)
+                .body("error_code", equalTo("FORBIDDEN"));
+        given().get("/admin/v1/deliveries").then().statusCode(401);
+        assertEquals(wrong + 1, refusedKeys("operator", "UNAUTHORIZED"));
+        assertEquals(otherRole + 1, refusedKeys("operator", "FORBIDDEN"));
+    }
+
+    private static double refusedKeys(String role, String reason) {
+        String series = "platform_key_refusals_total{reason=\"" + reason + "\",role=\"" + role + "\"} ";
+        return given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString().lines()
+                .filter(l -> l.startsWith(series))
+                .mapToDouble(l -> Double.parseDouble(l.substring(series.length()).split(" ")[0]))
+                .findFirst().orElse(0);
     }
 }
