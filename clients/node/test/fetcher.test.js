@@ -76,9 +76,8 @@ describe('httpsFetcher', () => {
   });
 
   test('a server that trickles trips the total deadline', async () => {
-    const started = Date.now();
+    // the total deadline's own words: the read time-out's say "sent nothing"
     await failsWith(fetcher({ totalTimeoutMs: 400 })(`https://${HOOK_HOST}/trickle/`), /timed out \(limit 400 ms\)/);
-    assert.ok(Date.now() - started < 2000);
   });
 
   test('a port where nothing listens: refused', async () => {

@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -43,6 +44,34 @@ public class ManagementInterface implements QuarkusTestResourceLifecycleManager 
     /** {@code path} (such as "/q/metrics") on the management interface of the service under test. */
     public static String url(String path) {
         return "http://localhost:" + System.getProperty(PORT) + path;
+    }
+
+    /**
+     * The sum of the samples of {@code name} on the service's metrics page whose labels match {@code labels} (a regular
+     * expression found in the label set; "" for every sample); 0 when there is none. Exemplars are left out.
+     */
+    public static double metric(String name, String labels) {
+        Pattern matching = Pattern.compile(labels);
+        try {
+            return get(HttpClient.newHttpClient(), url("/q/metrics")).body().lines()
+                    .filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
+                    .map(l -> l.contains(" # ") ? l.substring(0, l.indexOf(" # ")) : l)
+                    .filter(l -> matching.matcher(l.substring(name.length(), l.lastIndexOf(' '))).find())
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The 5xx answers counted so far, every route: a test that must cause none compares this before and after, since
+     * other tests of the same application may answer 5xx on purpose.
+     */
+    public static double serverErrors() {
+        return metric("http_server_requests_seconds_count", "status=\"5\\d\\d\"");
     }
 
     /**

@@ -43,7 +43,7 @@ class JwksDownloadTest {
     @Test
     void keysAreDownloadedBeforeTheFirstTokenAndUnknownKeyIdsCauseOneDownloadAtMost() {
         // the start-up download needs no request
-        await().atMost(Duration.ofSeconds(10)).until(() -> PlatformStubs.JWKS_CALLS.get() >= 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> PlatformStubs.JWKS_CALLS.get() >= 1);
         given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
                 .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users");
         int before = PlatformStubs.JWKS_CALLS.get();

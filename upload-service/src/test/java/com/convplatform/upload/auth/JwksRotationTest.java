@@ -53,7 +53,7 @@ class JwksRotationTest {
     void aKeyPublishedJustAfterABackgroundDownloadIsFoundByItsFirstToken() {
         given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
                 .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users");
-        await().atMost(Duration.ofSeconds(10)).until(() -> PlatformStubs.JWKS_CALLS.get() >= 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> PlatformStubs.JWKS_CALLS.get() >= 1);
         // a background download, then a rotation it did not see, then a token of the new key at once
         keys.refresh();
         KeyPair published = KeyPairs.ecP256();

@@ -74,14 +74,14 @@ class HandoffTracingTest {
 
     /** The event hook-service's stand-in took for this file. */
     static String event(String fileUrl) {
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(fileUrl)));
         return PlatformStubs.EVENTS.stream().filter(e -> e.contains(fileUrl)).findFirst().orElseThrow();
     }
 
     /** The hand-off spans of a message, once {@code n} have ended (they reach the exporter every 50 ms). */
     List<SpanData> handoffs(long messageId, int n) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> handoffs(messageId).size() >= n);
+        await().atMost(Duration.ofSeconds(30)).until(() -> handoffs(messageId).size() >= n);
         return handoffs(messageId);
     }
 
@@ -102,7 +102,7 @@ class HandoffTracingTest {
         String event = event(answer.path("file_url"));
         SpanData handoff = handoffs(messageId, 1).get(0);
         String traceId = handoff.getTraceId();
-        await().atMost(Duration.ofSeconds(10)).until(() -> trace(traceId).size() >= 3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> trace(traceId).size() >= 3);
         List<SpanData> trace = trace(traceId);
 
         SpanData upload = trace.stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
@@ -138,7 +138,7 @@ class HandoffTracingTest {
         assertEquals("not_accepted", failed.getAttributes().get(AttributeKey.stringKey("error.type")));
         PlatformStubs.intakeDown = false;
         event(answer.path("file_url"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> handoffs(messageId).stream()
+        await().atMost(Duration.ofSeconds(30)).until(() -> handoffs(messageId).stream()
                 .anyMatch(s -> s.getStatus().getStatusCode() == StatusCode.UNSET));
         SpanData sent = handoffs(messageId).stream().filter(s -> s.getStatus().getStatusCode() == StatusCode.UNSET)
                 .findFirst().orElseThrow();

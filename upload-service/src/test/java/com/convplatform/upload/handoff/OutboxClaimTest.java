@@ -115,10 +115,10 @@ class OutboxClaimTest {
                 .multiPart("message_type", "1").multiPart("file", "direct.png", png, "image/png")
                 .post("/v1.0/log_file_from_user/").then().statusCode(200).extract().path("message_id")).longValue();
         // The row is written claimed by this process, due only when the lease has passed (60 s): no poll can send it
-        // within these 10 s, only the hand-off straight after the commit.
-        await().atMost(Duration.ofSeconds(10)).until(
+        // within these 30 s, only the hand-off straight after the commit.
+        await().atMost(Duration.ofSeconds(30)).until(
                 () -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("\"message_id\":" + id + ",")));
-        await().atMost(Duration.ofSeconds(5)).until(() -> outboxRows(id) == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> outboxRows(id) == 0);
     }
 
     @Test
@@ -134,7 +134,7 @@ class OutboxClaimTest {
     void anEventWrittenWithoutItsRequestIdInThePayloadGetsItAdded() {
         String marker = UUID.randomUUID().toString();
         dueEvent("{\"account_id\":\"account-1\",\"user_id\":\"" + marker + "\"}", "legacy-req-7");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(marker)));
         String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(marker)).findFirst().orElseThrow();
         assertEquals("legacy-req-7", PlatformStubs.EVENT_REQUEST_IDS.get(event));

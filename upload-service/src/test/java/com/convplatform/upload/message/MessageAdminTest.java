@@ -83,7 +83,7 @@ class MessageAdminTest {
         long letter = upload(account, "letter.docx", UploadTest.docx(), "52");
         upload("acct-" + UUID.randomUUID(), "other.png", UploadTest.PNG, "1"); // another account's
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> messages(Map.of("account_id", account)).extract()
+        await().atMost(Duration.ofSeconds(30)).until(() -> messages(Map.of("account_id", account)).extract()
                 .<List<String>>path("handoff").stream().allMatch("HANDED_OFF"::equals));
         messages(Map.of("account_id", account)).statusCode(200).body("$", hasSize(3))
                 .body("message_id", contains((int) letter, (int) scan, (int) photo))
@@ -104,7 +104,7 @@ class MessageAdminTest {
         refused = account;
         PlatformStubs.REFUSED.add(refused);
         long waiting = upload(account, "waiting.png", UploadTest.PNG, "1");
-        await().atMost(Duration.ofSeconds(15)).until(() -> ((Number) messages(Map.of("account_id", account, "limit",
+        await().atMost(Duration.ofSeconds(30)).until(() -> ((Number) messages(Map.of("account_id", account, "limit",
                 1)).extract().path("[0].handoff_attempts")).intValue() >= 1);
         messages(Map.of("account_id", account, "limit", 1)).statusCode(200)
                 .body("[0].message_id", equalTo((int) waiting)).body("[0].handoff", equalTo("PENDING"))

@@ -109,7 +109,7 @@ class PipelineFailureTest {
                 .multiPart("file", name, PNG, "image/png").post("/v1.0/log_file_from_user/").then().statusCode(500)
                 .contentType(ContentType.JSON).body("error_code", equalTo("INTERNAL_ERROR"))
                 .body("error_message", equalTo("The request could not be processed; it changed nothing"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> log.records().stream()
+        await().atMost(Duration.ofSeconds(30)).until(() -> log.records().stream()
                 .anyMatch(r -> r.getThrown() != null
                         && "injected by the test's file store".equals(root(r).getMessage())));
         assertEquals(before, storedFiles());

@@ -113,7 +113,7 @@ class UploadFormTest {
         String local = url.substring("https://files.platform.example".length());
         assertArrayEquals(PNG, given().get(local).then().statusCode(200).extract().asByteArray());
         assertTrue(url.endsWith("/first.png"), url);
-        await().atMost(Duration.ofSeconds(5)).until(() -> incomingParts() == 0); // moved into the store, or deleted
+        await().atMost(Duration.ofSeconds(30)).until(() -> incomingParts() == 0); // moved into the store, or deleted
     }
 
     @Test
@@ -131,7 +131,7 @@ class UploadFormTest {
         }
         refused(post(body(many.toString(), CLOSE)), 400, "INVALID_MULTIPART", "more than 32");
         assertEquals(before, storedFiles());
-        await().atMost(Duration.ofSeconds(5)).until(() -> incomingParts() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> incomingParts() == 0);
     }
 
     @Test
@@ -219,7 +219,7 @@ class UploadFormTest {
             assertTrue(exchange(socket, body("GET /q/openapi HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
                     .startsWith("HTTP/1.1 200"));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> incomingParts() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> incomingParts() == 0);
     }
 
     @Test
@@ -234,9 +234,9 @@ class UploadFormTest {
                     + BOUNDARY + "\r\nContent-Length: " + (partial.length + 1_000_000) + "\r\n\r\n", partial));
             out.flush();
             // the file part is written to the incoming directory while it arrives
-            await().atMost(Duration.ofSeconds(10)).until(() -> incomingParts() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> incomingParts() == 1);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> incomingParts() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> incomingParts() == 0);
         assertEquals(before, storedFiles());
         authed().multiPart("auth_id", "user42").multiPart("business_id", "1001").multiPart("message_type", "1")
                 .multiPart("file", "after.png", PNG, "image/png").post(PATH).then().statusCode(200);
@@ -255,11 +255,11 @@ class UploadFormTest {
                     + PlatformStubs.token() + "\r\nclient-id: client-1\r\nContent-Type: multipart/form-data; boundary="
                     + BOUNDARY + "\r\nContent-Length: " + (partial.length + 500) + "\r\n\r\n", partial));
             out.flush();
-            await().atMost(Duration.ofSeconds(10)).until(() -> incomingParts() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> incomingParts() == 1);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> refusals("INCOMPLETE_BODY") > incomplete);
+        await().atMost(Duration.ofSeconds(30)).until(() -> refusals("INCOMPLETE_BODY") > incomplete);
         assertEquals(before, storedFiles());
-        await().atMost(Duration.ofSeconds(5)).until(() -> incomingParts() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> incomingParts() == 0);
     }
 
     /**
@@ -303,7 +303,7 @@ class UploadFormTest {
             assertTrue(answer.toLowerCase(Locale.ROOT).contains("connection: close"), answer);
             assertTrue(seconds >= 7 && seconds < 20, "answered after " + seconds + " s");
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> incomingParts() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> incomingParts() == 0);
         assertEquals(before, storedFiles());
     }
 

@@ -126,7 +126,7 @@ public class UploadTest {
                 .header("X-Content-Type-Options", "nosniff")
                 .header("Content-Disposition", "attachment; filename=\"holiday_photo.png\"").extract().asByteArray();
         assertArrayEquals(PNG, served);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
         JsonNode event = new ObjectMapper()
                 .readTree(PlatformStubs.EVENTS.stream().filter(e -> e.contains(url)).findFirst().orElseThrow());
@@ -144,7 +144,7 @@ public class UploadTest {
         String url = upload(authed().header("X-Request-Id", "upload-req-42")
                 .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"), "1", "id.png", PNG, "image/png")
                 .statusCode(200).header("X-Request-Id", traceId).extract().path("file_url");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
         String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(url)).findFirst().orElseThrow();
         assertEquals(traceId, PlatformStubs.EVENT_REQUEST_IDS.get(event), "the event's request id is the trace id");
@@ -188,7 +188,7 @@ public class UploadTest {
                 messageIds.add(r.jsonPath().getLong("message_id"));
                 String url = r.jsonPath().getString("file_url");
                 String requestId = String.format("%032x", 0xb0000L + i);
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Duration.ofSeconds(30))
                         .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
                 String event = PlatformStubs.EVENTS.stream().filter(e -> e.contains(url)).findFirst().orElseThrow();
                 assertEquals(requestId, PlatformStubs.EVENT_REQUEST_IDS.get(event));
@@ -403,10 +403,10 @@ public class UploadTest {
         long id = ((Number) upload(authed(), "1", "later.png", PNG, "image/png").statusCode(200).extract()
                 .path("message_id")).longValue();
         // the hand-off was tried, failed on the intake that is down, and the event was kept for a later try
-        await().atMost(Duration.ofSeconds(10)).until(() -> failedHandOffs(id) >= 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> failedHandOffs(id) >= 1);
         assertTrue(PlatformStubs.EVENTS.stream().noneMatch(e -> e.contains("\"message_id\":" + id + ",")));
         PlatformStubs.intakeDown = false;
-        await().atMost(Duration.ofSeconds(15))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("\"message_id\":" + id + ",")));
     }
 
@@ -420,14 +420,14 @@ public class UploadTest {
         int single = PlatformStubs.SINGLE_CALLS.get();
         int batches = PlatformStubs.BATCH_CALLS.get();
         String url = upload(authed(), "1", "batched.png", PNG, "image/png").statusCode(200).extract().path("file_url");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
         assertTrue(PlatformStubs.BATCH_CALLS.get() > batches, "sent through the batch intake");
         assertEquals(single, PlatformStubs.SINGLE_CALLS.get(), "no single intake call while the batch intake is there");
 
         PlatformStubs.noBatchIntake = true; // 404 on the batch path, as a hook-service without it answers
         String alone = upload(authed(), "1", "alone.png", PNG, "image/png").statusCode(200).extract().path("file_url");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(alone)));
         assertTrue(PlatformStubs.SINGLE_CALLS.get() > single, "sent through the single intake");
         assertTrue(PlatformStubs.EVENTS.stream().filter(e -> e.contains(alone))
@@ -445,7 +445,7 @@ public class UploadTest {
         PlatformStubs.batchBodyLimit = 10; // every batch is over it
         String url = upload(authed(), "1", "large-batch.png", PNG, "image/png").statusCode(200).extract()
                 .path("file_url");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
         assertTrue(PlatformStubs.SINGLE_CALLS.get() > single, "sent through the single intake");
     }
@@ -457,11 +457,11 @@ public class UploadTest {
                 .path("file_url");
         String other = upload(authed(), "1", "accepted.png", PNG, "image/png").statusCode(200).extract()
                 .path("file_url");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(other)));
         assertTrue(PlatformStubs.EVENTS.stream().noneMatch(e -> e.contains(refused)));
         PlatformStubs.REFUSED.clear(); // hook-service takes it now: it goes out at its next attempt
-        await().atMost(Duration.ofSeconds(15))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(refused)));
     }
 

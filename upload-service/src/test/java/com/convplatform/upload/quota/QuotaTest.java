@@ -120,7 +120,7 @@ class QuotaTest {
         exe[0] = 'M';
         exe[1] = 'Z';
         upload(account, "x.png", exe).then().statusCode(415).body("error_code", equalTo("CONTENT_MISMATCH"));
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().header("Authorization",
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().header("Authorization",
                 "Bearer test-operator-key").get("/admin/v1/quotas/" + account).then().statusCode(200)
                 .body("bytes", equalTo(0)).body("uploads", equalTo(1)).body("bytes_per_day", equalTo((int) PER_DAY)));
         upload(account, "first.png", 9000).then().statusCode(200);
