@@ -9,6 +9,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.jboss.resteasy.reactive.server.spi.ServerRequestContext;
 
 import com.convplatform.support.ApiException;
 import com.convplatform.support.ErrorMappers;
@@ -38,11 +39,12 @@ public class FrameworkRefusals {
      * token, not the 403 of a valid key for another API. Ahead of {@link ErrorMappers}' mapper of the same type.
      */
     @ServerExceptionMapper(priority = Priorities.USER - 1)
-    public Response forbidden(ForbiddenException e, UriInfo uri, ResourceInfo resource) {
+    public Response forbidden(ForbiddenException e, UriInfo uri, ResourceInfo resource,
+            ServerRequestContext request) {
         return upload(uri)
                 ? shared.api(uploads.refused(new ApiException(401, "INVALID_AUTHORIZATION",
                         "Invalid authorization details: send the access token issued for your client")))
-                : shared.forbidden(e, resource);
+                : shared.forbidden(e, resource, request);
     }
 
     @ServerExceptionMapper
