@@ -155,8 +155,22 @@ public class ErrorMappers {
         };
     }
 
+    /** A commit whose connection was lost: it may have taken effect, so the answer must not say it changed nothing. */
+    @ServerExceptionMapper
+    public Response outcomeUnknown(LocalTransaction.OutcomeUnknown e) {
+        LOG.error("A request's commit may or may not have happened", e);
+        return Response.fromResponse(error(503, "OUTCOME_UNKNOWN", "The connection to the database was lost while"
+                + " this request was being committed: it may have taken effect. Check before sending it again"))
+                .header("Retry-After", 5).build();
+    }
+
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof LocalTransaction.OutcomeUnknown unknown) {
+                return outcomeUnknown(unknown);
+            }
+        }
         LOG.error("Unexpected failure", e);
         return error(500, "INTERNAL_ERROR", "The request could not be processed; it changed nothing");
     }

@@ -16,7 +16,9 @@ import org.jboss.logging.Logger;
  * Group commit: callers hand in items and wait; one thread writes whatever has queued up meanwhile (at most
  * {@code maxBatch}) in one call of the batch function, one transaction, so under load many requests share a commit. A
  * caller's answer still follows its commit. When a batch fails, each of its items is written again alone, so one bad
- * item (or a conflict with another replica) fails only its own caller, with its own exception.
+ * item (or a conflict with another replica) fails only its own caller, with its own exception; but not when the
+ * batch's commit may have happened ({@link LocalTransaction.OutcomeUnknown}): every item then fails with that, since
+ * writing them again could write them twice.
  */
 public final class GroupCommit<T, R> implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(GroupCommit.class);
@@ -138,6 +140,9 @@ public final class GroupCommit<T, R> implements AutoCloseable {
                 for (int i = 0; i < taken.size(); i++) {
                     taken.get(i).result.complete(results.get(i));
                 }
+                return;
+            } catch (LocalTransaction.OutcomeUnknown e) {
+                taken.forEach(p -> p.result.completeExceptionally(e));
                 return;
             } catch (RuntimeException e) {
                 LOG.debugf(e, "A batch of %d failed; writing each alone", taken.size());

@@ -21,13 +21,37 @@ public final class LocalTransaction {
     private LocalTransaction() {
     }
 
-    /** Runs {@code work} and commits; rolls back when it throws; a database failure names {@code what}. */
+    /**
+     * The connection was lost while the commit was on its way: the database may have committed or not. Whoever holds
+     * the work must not write it again as if it had not been (it would be there twice), nor undo what it did outside
+     * the database as if it had been rolled back.
+     */
+    public static final class OutcomeUnknown extends IllegalStateException {
+        OutcomeUnknown(String what, SQLException cause) {
+            super(what + ": the connection to the database was lost during the commit; it may have been committed",
+                    cause);
+        }
+    }
+
+    /**
+     * Runs {@code work} and commits; rolls back when it throws; a database failure names {@code what}. A commit that
+     * fails because the connection was lost (SQLState class 08, or the server shutting the session) throws
+     * {@link OutcomeUnknown}.
+     */
     public static <R> R run(DataSource dataSource, String what, Work<R> work) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
                 R result = work.run(c);
-                c.commit();
+                try {
+                    c.commit();
+                } catch (SQLException e) {
+                    String state = e.getSQLState();
+                    if (state == null || state.startsWith("08") || state.startsWith("57P")) {
+                        throw new OutcomeUnknown(what, e);
+                    }
+                    throw e;
+                }
                 return result;
             } catch (SQLException | RuntimeException e) {
                 try {

@@ -18,6 +18,7 @@ import com.convplatform.api.intake.FileMessage;
 import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.GroupCommit;
+import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.TraceContexts;
 import com.convplatform.support.Workers;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
@@ -110,8 +111,8 @@ public class UploadService {
                 handOff.handOn(event);
                 (toRecord.type() == FileTypes.IMAGE ? imageUploads : documentUploads).increment();
                 bytesStored.increment(toRecord.size());
-            } else {
-                removeStored(toRecord.fileId());
+            } else if (!(failure instanceof LocalTransaction.OutcomeUnknown)) {
+                removeStored(toRecord.fileId()); // kept when its message may be there; retention removes it with its day
             }
         }).thenApply(event -> {
             if (event == null) {

@@ -1,0 +1,147 @@
+package com.convplatform.support;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import com.convplatform.testsupport.PostgresTestResource;
+
+/**
+ * A commit whose connection is lost after the database committed: the batch is not written again item by item (which
+ * wrote every row twice), and every caller learns that the outcome is unknown. A connection whose commit commits and
+ * then fails as a lost connection does (SQLState 08006) stands in for the network.
+ */
+class OutcomeUnknownTest {
+    private static PostgresTestResource.Database db;
+    private static PGSimpleDataSource real;
+
+    @BeforeAll
+    static void database() throws Exception {
+        db = PostgresTestResource.create("outcome_unknown");
+        real = new PGSimpleDataSource();
+        real.setUrl(db.url());
+        real.setUser(db.user());
+        if (db.password() != null) {
+            real.setPassword(db.password());
+        }
+        try (Connection c = real.getConnection(); Statement s = c.createStatement()) {
+            s.execute("create table item (name text not null)");
+        }
+    }
+
+    @AfterAll
+    static void drop() {
+        PostgresTestResource.drop(db);
+    }
+
+    /** Connections whose commit commits, then throws as a connection lost on the way back would. */
+    private static DataSource losingTheAnswer() {
+        return (DataSource) Proxy.newProxyInstance(OutcomeUnknownTest.class.getClassLoader(),
+                new Class<?>[]{DataSource.class}, (ds, method, args) -> {
+                    Object out = method.invoke(real, args);
+                    if (!(out instanceof Connection c)) {
+                        return out;
+                    }
+                    return Proxy.newProxyInstance(OutcomeUnknownTest.class.getClassLoader(),
+                            new Class<?>[]{Connection.class}, (conn, m, a) -> {
+                                Object r = m.invoke(c, a);
+                                if (m.getName().equals("commit")) {
+                                    throw new SQLException("An I/O error occurred while sending to the backend.",
+                                            "08006");
+                                }
+                                return r;
+                            });
+                });
+    }
+
+    @Test
+    void aBatchWhoseCommitMayHaveHappenedIsNotWrittenAgain() throws Exception {
+        DataSource lossy = losingTheAnswer();
+        CountDownLatch first = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (GroupCommit<String, Void> writer = GroupCommit.ofWrites("test-writer", 64, names -> {
+            if (names.contains("hold")) { // the first batch holds the writer, so that the next three queue together
+                first.countDown();
+                await(release);
+                return;
+            }
+            LocalTransaction.run(lossy, "Writing items", c -> {
+                for (String name : names) {
+                    c.createStatement().execute("insert into item values ('" + name + "')");
+                }
+                return null;
+            });
+        })) {
+            CompletableFuture<Void> hold = writer.queue("hold");
+            await(first);
+            List<CompletableFuture<Void>> three = writer.submitAll(List.of("a", "b", "c"));
+            release.countDown();
+            hold.get(30, TimeUnit.SECONDS);
+            for (CompletableFuture<Void> f : three) {
+                ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
+                assertInstanceOf(LocalTransaction.OutcomeUnknown.class, e.getCause());
+            }
+        }
+        assertEquals(3, rows(), "each item once: the batch committed, and was not written again");
+    }
+
+    @Test
+    void aCommitThatFailsForAnotherReasonIsAnOrdinaryFailure() {
+        DataSource refusing = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{DataSource.class}, (ds, method, args) -> {
+                    Object out = method.invoke(real, args);
+                    if (!(out instanceof Connection c)) {
+                        return out;
+                    }
+                    return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{Connection.class},
+                            (conn, m, a) -> {
+                                if (m.getName().equals("commit")) {
+                                    c.rollback();
+                                    throw new SQLException("could not serialize access", "40001");
+                                }
+                                return m.invoke(c, a);
+                            });
+                });
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> LocalTransaction.run(refusing, "Writing", c -> c.createStatement().execute("select 1")));
+        assertEquals("Writing failed", e.getMessage());
+    }
+
+    private static long rows() throws SQLException {
+        try (Connection c = real.getConnection();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("select count(*) from item")) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("not reached in 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
