@@ -51,6 +51,57 @@ public final class NativeImageRules {
         return found;
     }
 
+    /**
+     * The classes of the bounded Caffeine caches held in {@code holders}' fields that a native image would lack: Caffeine
+     * makes a bounded cache as a class it loads by name (SSMW, PSAMS, ...), which the image holds only when
+     * quarkus-caffeine's own list names it or one of {@code registrars} does in {@code @RegisterForReflection(classNames
+     * = ...)}. Empty when every one is there.
+     */
+    public static List<String> unregisteredCaches(List<Class<?>> registrars, Object... holders) {
+        java.util.Set<String> registered = new java.util.HashSet<>();
+        try (var feature = NativeImageRules.class.getClassLoader()
+                .getResourceAsStream("io/quarkus/caffeine/runtime/graal/CacheConstructorsFeature.class")) {
+            if (feature == null) {
+                throw new IllegalStateException("quarkus-caffeine's CacheConstructorsFeature is not on the classpath");
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern
+                    .compile("com\\.github\\.benmanes\\.caffeine\\.cache\\.[A-Z]+")
+                    .matcher(new String(feature.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1));
+            while (m.find()) {
+                registered.add(m.group());
+            }
+            for (Class<?> r : registrars) {
+                for (java.lang.annotation.Annotation a : r.getAnnotations()) {
+                    if (a.annotationType().getName().equals("io.quarkus.runtime.annotations.RegisterForReflection")) {
+                        registered.addAll(List.of((String[]) a.annotationType().getMethod("classNames").invoke(a)));
+                    }
+                }
+            }
+            List<String> missing = new ArrayList<>();
+            for (Object holder : holders) {
+                for (Field f : holder.getClass().getDeclaredFields()) {
+                    if (!f.getType().getName().startsWith("com.github.benmanes.caffeine.cache.")
+                            || Modifier.isStatic(f.getModifiers())) {
+                        continue;
+                    }
+                    f.setAccessible(true);
+                    Object cache = f.get(holder);
+                    Field inner = cache.getClass().getDeclaredField("cache");
+                    inner.setAccessible(true);
+                    String made = inner.get(cache).getClass().getName();
+                    if (!made.contains("Unbounded") && !registered.contains(made)) {
+                        missing.add(holder.getClass().getSimpleName() + "." + f.getName() + ": " + made);
+                    }
+                }
+            }
+            return missing;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static List<String> classNames(Path root) {
         try {
             if (Files.isDirectory(root)) {

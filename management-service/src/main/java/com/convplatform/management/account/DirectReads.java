@@ -27,6 +27,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * not listen.
  */
 @ApplicationScoped
+// Caffeine builds the weighed cache below as its class SSMW, by name: quarkus-caffeine registers the constructors of
+// the classes the framework's own caches use, and not this one.
+@RegisterForReflection(classNames = "com.github.benmanes.caffeine.cache.SSMW")
 class DirectReads {
     private final DataSource dataSource;
     private final ChangeFeed changes;

@@ -21,7 +21,8 @@ import com.convplatform.console.ConsoleConfig;
  */
 @ApplicationScoped
 public class Sessions {
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Per instance, made at run time: a static one would be built into a native image's heap, which GraalVM refuses. */
+    private final SecureRandom random = new SecureRandom();
 
     public record Session(String id, String operator, Instant started, Instant lastSeen, String csrfToken) {
     }
@@ -74,9 +75,9 @@ public class Sessions {
         return now.isBefore(s.lastSeen().plus(idle)) && now.isBefore(s.started().plus(lifetime));
     }
 
-    private static String random() {
+    private String random() {
         byte[] b = new byte[32];
-        RANDOM.nextBytes(b);
+        random.nextBytes(b);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 }

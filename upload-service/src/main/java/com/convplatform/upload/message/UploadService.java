@@ -33,12 +33,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * Spec 4.5: an upload checked ({@link UploadChecks}), its file stored, its message and hand-off event recorded
  * ({@link MessageRepository}) and handed on.
  */
 @ApplicationScoped
+// written with the ObjectMapper by hand (the body as text, the metadata as IntakeEvent's Object), which the native build
+// cannot see (NativeImageRulesTest)
+@RegisterForReflection(targets = {FileMessage.Body.class, FileMessage.Data.class, FileMessage.Metadata.class})
 public class UploadService {
     static final DateTimeFormatter CREATED_AT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
