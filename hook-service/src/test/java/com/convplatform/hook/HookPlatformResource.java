@@ -107,6 +107,23 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
         return MOST_IN_FLIGHT.computeIfAbsent(accountId, k -> new java.util.concurrent.atomic.AtomicInteger()).get();
     }
 
+    /** Hooks of an account held at the receiver until this many of them are in flight at once: see {@link #holdUntilInFlight}. */
+    public static final Map<String, InFlightGate> GATES = new ConcurrentHashMap<>();
+
+    /** Opened once {@code inFlight} hooks of the account are at the receiver at the same time; never closed again. */
+    public record InFlightGate(int inFlight, java.util.concurrent.CountDownLatch open) {
+    }
+
+    /**
+     * Holds every hook of the account at the receiver, unanswered, until {@code n} of them are in flight at once (at
+     * most 30 s, then each is answered anyway); from then on its hooks are answered as scripted. So that {@code n} at
+     * once is seen however slowly they come, and a sender that keeps no limit is seen sending more while they are held.
+     * The hooks' read time-out (hook.delivery.read-timeout) must outlast the 30 s.
+     */
+    public static void holdUntilInFlight(String accountId, int n) {
+        GATES.put(accountId, new InFlightGate(n, new java.util.concurrent.CountDownLatch(1)));
+    }
+
     public static List<Received> received(String accountId) {
         return RECEIVED.computeIfAbsent(accountId, k -> new CopyOnWriteArrayList<>());
     }
@@ -202,7 +219,14 @@ public class HookPlatformResource implements QuarkusTestResourceLifecycleManager
                 .incrementAndGet();
         MOST_IN_FLIGHT.computeIfAbsent(account, k -> new java.util.concurrent.atomic.AtomicInteger())
                 .accumulateAndGet(now, Math::max);
+        InFlightGate gate = GATES.get(account);
         try {
+            if (gate != null) {
+                if (now >= gate.inFlight()) {
+                    gate.open().countDown();
+                }
+                gate.open().await(30, java.util.concurrent.TimeUnit.SECONDS); // then answered: the test sees too few
+            }
             if (a.delayMs() > 0) {
                 Thread.sleep(a.delayMs()); // a slow receiver: the scripted answer comes this much later
             }

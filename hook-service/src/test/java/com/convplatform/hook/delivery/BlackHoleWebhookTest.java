@@ -1,6 +1,7 @@
 package com.convplatform.hook.delivery;
 
 import static com.convplatform.hook.HookPlatformResource.received;
+import static com.convplatform.hook.delivery.HookDeliveryTest.BACKGROUND;
 import static com.convplatform.hook.delivery.HookDeliveryTest.OPERATOR;
 import static com.convplatform.hook.delivery.HookDeliveryTest.account;
 import static com.convplatform.hook.delivery.HookDeliveryTest.delivery;
@@ -276,7 +277,7 @@ class BlackHoleWebhookTest {
             // Once a connection opened the hook was sent on it: no other address may be tried for that attempt (the
             // receiver behind it would get the same hook twice). Each attempt came once, to the first address.
             String first = HookPlatformResource.SILENT_ADDRESSES.get(0);
-            await().atMost(Duration.ofSeconds(5)).until(() -> holes.accepted.size() >= 2);
+            await().atMost(BACKGROUND).until(() -> holes.accepted.size() >= 2);
             List<String> seen = List.copyOf(holes.accepted);
             assertEquals(List.of(first + " attempt 1", first + " attempt 2"), seen.subList(0, 2), seen.toString());
             for (int i = 2; i < seen.size(); i++) {

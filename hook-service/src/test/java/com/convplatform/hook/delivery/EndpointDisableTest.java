@@ -1,6 +1,7 @@
 package com.convplatform.hook.delivery;
 
 import static com.convplatform.hook.HookPlatformResource.received;
+import static com.convplatform.hook.delivery.HookDeliveryTest.BACKGROUND;
 import static com.convplatform.hook.delivery.HookDeliveryTest.OPERATOR;
 import static com.convplatform.hook.delivery.HookDeliveryTest.account;
 import static com.convplatform.hook.delivery.HookDeliveryTest.delivery;
@@ -109,7 +110,7 @@ class EndpointDisableTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> ((Number) endpoint(account).extract()
                 .path("held_deliveries")).longValue() == 0);
         assertTrue(received(account).size() >= before + held);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        await().atMost(BACKGROUND).until(() -> "DELIVERED".equals(delivery(account).get("status")));
     }
 
     @Test

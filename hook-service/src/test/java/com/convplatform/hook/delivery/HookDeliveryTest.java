@@ -47,6 +47,11 @@ public class HookDeliveryTest {
     public static final String INTERNAL = "Bearer test-internal-key";
     public static final String OPERATOR = "Bearer test-operator-key";
     static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The bound of a wait for a state that the dispatcher or a scheduler reaches in the background: generous, as CI runs
+     * on two loaded cores; a wait ends as soon as the state is reached.
+     */
+    public static final Duration BACKGROUND = Duration.ofSeconds(30);
     static HttpsTestServer certHost;
     static HookVerifier verifier;
 
@@ -108,7 +113,7 @@ public class HookDeliveryTest {
     }
 
     public static List<Received> awaitHooks(String account, int n) {
-        await().atMost(Duration.ofSeconds(15)).until(() -> received(account).size() >= n);
+        await().atMost(BACKGROUND).until(() -> received(account).size() >= n);
         return received(account);
     }
 
@@ -117,7 +122,7 @@ public class HookDeliveryTest {
      * came, after which it is never claimed again. From then on the receiver's count of hooks is final.
      */
     public static void awaitDelivered(String account, int n) {
-        await().atMost(Duration.ofSeconds(15)).until(() -> {
+        await().atMost(BACKGROUND).until(() -> {
             List<Map<String, Object>> list = deliveries(account);
             return list.size() >= n && list.stream().allMatch(d -> "DELIVERED".equals(d.get("status")));
         });
@@ -127,6 +132,16 @@ public class HookDeliveryTest {
     static List<Map<String, Object>> deliveries(String account) {
         return given().header("Authorization", OPERATOR).queryParam("account_id", account).queryParam("limit", 1000)
                 .get("/admin/v1/deliveries").then().statusCode(200).extract().path("$");
+    }
+
+    /**
+     * The value of one series on the management interface's /q/metrics ({@code name{labels}}; a timestamp after it is
+     * left out), 0 while it is absent.
+     */
+    public static double metric(String series) {
+        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith(series + " ")).findFirst()
+                .map(l -> Double.parseDouble(l.substring(series.length() + 1).split(" ")[0])).orElse(0.0);
     }
 
     public static Map<String, Object> delivery(String account) {
@@ -186,25 +201,28 @@ public class HookDeliveryTest {
                 "metadata", "signature_timestamp"), fields, "the spec 2.2 fields, in its order");
         assertEquals("1", hook.header("X-Hook-Attempt"));
         assertNotNull(hook.header("X-Hook-Delivery-Id"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        await().atMost(BACKGROUND).until(() -> "DELIVERED".equals(delivery(account).get("status")));
         assertEquals(eventId, delivery(account).get("event_id"));
     }
 
     /** What the p99 of intake to delivery is read from: {@code histogram_quantile} over fixed buckets. */
     @Test
     void theIntakeToDeliveryTimeIsPublishedAsAHistogram() {
+        String all = "hook_intake_to_delivery_seconds_bucket{le=\"+Inf\"}";
+        double before = metric(all); // the application's other deliveries are counted too
         String account = account();
         intake(event(account, 1), 202);
         awaitHooks(account, 1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        await().atMost(BACKGROUND).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        // recorded once the outcome is committed, so a moment after the delivery shows as DELIVERED
+        await().atMost(BACKGROUND).until(() -> metric(all) >= before + 1);
         String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
         List<String> buckets = metrics.lines().filter(l -> l.startsWith("hook_intake_to_delivery_seconds_bucket"))
                 .toList();
         assertEquals(DeliveryStore.INTAKE_TO_DELIVERY_BUCKETS.length + 1, buckets.size(), metrics);
         assertTrue(buckets.get(0).startsWith("hook_intake_to_delivery_seconds_bucket{le=\"0.01\"}"), buckets.get(0));
-        String all = buckets.get(buckets.size() - 1);
-        assertTrue(all.startsWith("hook_intake_to_delivery_seconds_bucket{le=\"+Inf\"}"), all);
-        assertTrue(Double.parseDouble(all.substring(all.lastIndexOf(' ') + 1)) >= 1, all);
+        String last = buckets.get(buckets.size() - 1);
+        assertTrue(last.startsWith(all + " "), last);
     }
 
     @Test
@@ -215,7 +233,7 @@ public class HookDeliveryTest {
         verifier.verify(hook.header("signature"), hook.header("signature-certificate-url"), hook.body());
         assertEquals(HookPlatformResource.TLS_HOST + ":" + HookPlatformResource.tlsServer.port(),
                 hook.header("Host"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        await().atMost(BACKGROUND).until(() -> "DELIVERED".equals(delivery(account).get("status")));
     }
 
     @Test
@@ -311,14 +329,14 @@ public class HookDeliveryTest {
         try {
             intake(event(account, 15), 202);
             // claimed, under its lease, and waiting for its account lookup: being attempted until the test lets go
-            await().atMost(Duration.ofSeconds(10)).until(() -> HookPlatformResource.lookups(account) > 0);
+            await().atMost(BACKGROUND).until(() -> HookPlatformResource.lookups(account) > 0);
             String id = (String) delivery(account).get("delivery_id");
             given().header("Authorization", OPERATOR).post("/admin/v1/deliveries/" + id + "/retry").then()
                     .statusCode(409).body("error_code", equalTo("DELIVERY_IN_FLIGHT"));
         } finally {
             lookup.countDown();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        await().atMost(BACKGROUND).until(() -> "DELIVERED".equals(delivery(account).get("status")));
         assertEquals(((Number) delivery(account).get("attempts")).intValue(), received(account).size(),
                 "every hook the receiver got is an attempt of the one delivery: the refused retry sent nothing");
     }
@@ -340,7 +358,7 @@ public class HookDeliveryTest {
         assertTrue(stamped.get(2).isAfter(stamped.get(0)), "signature_timestamp of each attempt: " + stamped);
         assertTrue(!stamped.get(1).isBefore(stamped.get(0)) && !stamped.get(2).isBefore(stamped.get(1)),
                 "signature_timestamp of each attempt: " + stamped);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        await().atMost(BACKGROUND).until(() -> "DELIVERED".equals(delivery(account).get("status")));
         String id = (String) delivery(account).get("delivery_id");
         given().header("Authorization", OPERATOR).get("/admin/v1/deliveries/" + id + "/attempts").then()
                 .statusCode(200).body("status_code", org.hamcrest.Matchers.contains(500, null, 200))
@@ -363,43 +381,22 @@ public class HookDeliveryTest {
         HookPlatformResource.script(account, new Answer(500, 0, null), new Answer(500, 0, null),
                 new Answer(500, 0, null), new Answer(500, 0, null));
         intake(event(account, 13), 202);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "DEAD".equals(delivery(account).get("status")));
+        await().atMost(BACKGROUND).until(() -> "DEAD".equals(delivery(account).get("status")));
         assertEquals(4, delivery(account).get("attempts"));
         given().header("Authorization", OPERATOR).queryParam("status", "DEAD").get("/admin/v1/deliveries").then()
                 .statusCode(200).body("account_id", hasItem(account));
         given().header("Authorization", OPERATOR).post("/admin/v1/accounts/" + account + "/replay-dead-letters")
                 .then().statusCode(200).body("requeued", equalTo(1));
-        await().atMost(Duration.ofSeconds(10)).until(() -> "DELIVERED".equals(delivery(account).get("status")));
+        await().atMost(BACKGROUND).until(() -> "DELIVERED".equals(delivery(account).get("status")));
         assertEquals(5, received(account).size());
         assertEquals("5", received(account).get(4).header("X-Hook-Attempt"), "the replay's attempt goes on from 4");
         assertEquals(5, delivery(account).get("attempts"));
     }
 
     @Test
-    void atMostFourHooksAreInFlightToOneEndpointAndTheRestWait() {
-        String account = account();
-        Answer[] slow = new Answer[12];
-        java.util.Arrays.fill(slow, new Answer(200, 500, null));
-        HookPlatformResource.script(account, slow);
-        // One batch: all twelve are due at once (one call each let a loaded machine deliver some before the next came)
-        List<Map<String, Object>> events = new java.util.ArrayList<>();
-        for (int i = 1; i <= 12; i++) {
-            events.add(event(account, 100 + i));
-        }
-        given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(Map.of("events", events))
-                .post("/internal/v1/events/batch").then().statusCode(200)
-                .body("results.status", equalTo(java.util.Collections.nCopies(12, 202)));
-        awaitHooks(account, 12);
-        assertEquals(4, HookPlatformResource.mostInFlight(account), "hooks in flight at once to one endpoint");
-        await().atMost(Duration.ofSeconds(5)).until(() -> given().header("Authorization", OPERATOR)
-                .queryParam("account_id", account).queryParam("status", "DELIVERED").get("/admin/v1/deliveries")
-                .then().extract().jsonPath().getList("$").size() == 12);
-    }
-
-    @Test
     void anUnknownAccountIsDeadLetteredWithTheReason() {
         intake(event(HookPlatformResource.UNKNOWN_ACCOUNT, 1), 202);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(BACKGROUND)
                 .until(() -> "DEAD".equals(delivery(HookPlatformResource.UNKNOWN_ACCOUNT).get("status")));
         assertTrue(((String) delivery(HookPlatformResource.UNKNOWN_ACCOUNT).get("last_error"))
                 .contains("does not exist"));
