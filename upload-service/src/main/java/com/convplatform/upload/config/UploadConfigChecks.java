@@ -10,6 +10,7 @@ import jakarta.interceptor.Interceptor;
 import org.eclipse.microprofile.config.Config;
 
 import com.convplatform.support.ConfigChecks;
+import com.convplatform.upload.handoff.OutboxRepository;
 
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.MemorySize;
@@ -39,9 +40,14 @@ public class UploadConfigChecks {
                 .positive("upload.hook-service.poll-interval", config.hookService().pollInterval())
                 .positive("upload.outbox.vacuum-interval", config.outbox().vacuumInterval())
                 .positive("upload.retention.interval", config.retention().interval())
-                .positive("upload.erasure.second-pass-after", config.erasure().secondPassAfter())
                 .positive("upload.erasure.check-interval", config.erasure().checkInterval())
                 .positive("upload.erasure.retry-after", config.erasure().retryAfter());
+        Duration secondPass = config.erasure().secondPassAfter();
+        checks.require(secondPass.compareTo(OutboxRepository.LEASE.multipliedBy(2)) >= 0,
+                "upload.erasure.second-pass-after (" + secondPass + ") must be at least two outbox leases ("
+                        + OutboxRepository.LEASE.multipliedBy(2) + "): an erased user's event already on its way to"
+                        + " hook-service can arrive until then, and the second pass is what removes its delivery",
+                "upload.erasure.second-pass-after");
         Duration period = config.retention().period();
         checks.require(period.compareTo(Duration.ofDays(1)) >= 0, "upload.retention.period (" + period + ") must be"
                 + " at least P1D: messages and their files are kept and dropped a day at a time",

@@ -34,7 +34,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 @ApplicationScoped
 public class OutboxRepository {
-    static final Duration LEASE = Duration.ofSeconds(60);
+    public static final Duration LEASE = Duration.ofSeconds(60);
     /** Written already claimed by this replica (handed on from memory straight after the commit), due at once. */
     private static final String INSERT_CLAIMED = "insert into hook_outbox (id, message_id, payload, request_id,"
             + " next_attempt_at, lease_owner, lease_until, traceparent, stored_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)";

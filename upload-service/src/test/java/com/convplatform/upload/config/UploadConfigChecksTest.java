@@ -69,6 +69,14 @@ class UploadConfigChecksTest {
     }
 
     @Test
+    void theSecondPassOfAnErasureComesTwoOutboxLeasesLater() {
+        assertEquals(List.of("upload.erasure.second-pass-after (PT1M) must be at least two outbox leases (PT2M): an"
+                + " erased user's event already on its way to hook-service can arrive until then, and the second pass"
+                + " is what removes its delivery"), problems("upload.erasure.second-pass-after", "PT1M"));
+        assertEquals(List.of(), problems("upload.erasure.second-pass-after", "PT2M"));
+    }
+
+    @Test
     void theInternalKeyOfManagementServiceIsSetAndTheRevocationListReadOftenEnough() {
         assertEquals(List.of(MANAGEMENT_KEY + " is not set: management-service refuses the revocation list (401), so a"
                 + " revoked client's or certificate's tokens would keep working until they expire"),
