@@ -147,6 +147,23 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
     }
 
     /** Creates a database of its own on the run's PostgreSQL, named after {@code purpose}. */
+    /**
+     * Asserts that a connection of the service's pool has the bounds on waiting every service configures
+     * (docs/operations.md, Database time limits): {@code lock_timeout} 30 s, {@code idle_in_transaction_session_timeout}
+     * 60 s; they reach the server only if the driver passed the {@code options} on.
+     */
+    public static void assertSessionLimits(javax.sql.DataSource pool) throws SQLException {
+        try (Connection c = pool.getConnection(); java.sql.Statement s = c.createStatement()) {
+            for (String[] expected : new String[][]{{"lock_timeout", "30s"},
+                    {"idle_in_transaction_session_timeout", "1min"}}) {
+                try (java.sql.ResultSet r = s.executeQuery("show " + expected[0])) {
+                    r.next();
+                    org.junit.jupiter.api.Assertions.assertEquals(expected[1], r.getString(1), expected[0]);
+                }
+            }
+        }
+    }
+
     public static Database create(String purpose) {
         try {
             Server s = server();

@@ -32,6 +32,12 @@ class DeliveryPlansTest {
     @Inject
     DataSource dataSource;
 
+    /** Every pooled session waits at most 30 s for a lock, and is ended after 60 s idle inside a transaction. */
+    @Test
+    void theDatabaseSessionsHaveTheirTimeLimits() throws Exception {
+        com.convplatform.testsupport.PostgresTestResource.assertSessionLimits(dataSource);
+    }
+
     @Test
     void theOutcomesMoveAndTheIntakesCheckGoByTheirIndexesWhateverTheStatisticsSay() throws Exception {
         try (Connection c = dataSource.getConnection()) {

@@ -19,6 +19,8 @@ import com.convplatform.support.Workers;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
 /**
  * What a signed request reads in plain JDBC, past Hibernate's session: an account's SHA-256 requirement, a
  * certificate's revocation and an account's clients (the client enumeration of spec 4.2). Held in memory while the

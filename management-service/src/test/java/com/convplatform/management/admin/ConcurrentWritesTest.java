@@ -36,6 +36,12 @@ class ConcurrentWritesTest {
     @Inject
     DataSource dataSource;
 
+    /** Every pooled session waits at most 30 s for a lock, and is ended after 60 s idle inside a transaction. */
+    @Test
+    void theDatabaseSessionsHaveTheirTimeLimits() throws Exception {
+        com.convplatform.testsupport.PostgresTestResource.assertSessionLimits(dataSource);
+    }
+
     /** The race is the unique key's to decide, not a failed insert's: Hibernate logs nothing for an operator to chase. */
     private static <T> T quietly(Callable<T> race) throws Exception {
         try (LogCapture hibernate = LogCapture.of("org.hibernate", Level.WARNING)) {

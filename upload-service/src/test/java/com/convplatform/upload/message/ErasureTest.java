@@ -54,6 +54,12 @@ public class ErasureTest {
     @Inject
     DataSource dataSource;
 
+    /** Every pooled session waits at most 30 s for a lock, and is ended after 60 s idle inside a transaction. */
+    @Test
+    void theDatabaseSessionsHaveTheirTimeLimits() throws Exception {
+        com.convplatform.testsupport.PostgresTestResource.assertSessionLimits(dataSource);
+    }
+
     @AfterEach
     void hookUp() {
         PlatformStubs.erasureDown = false;
