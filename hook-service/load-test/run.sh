@@ -24,7 +24,7 @@ database_for_load_test hook_load
 start_service hook-service "$PORT" "$OPS_PORT" "$DATA" ${SERVICE_JAVA_OPTS:-} -- "${DB_ENV[@]}" \
   HOOK_INTERNAL_API_KEY=load-test-internal-key HOOK_ADMIN_API_KEY=load-test-operator-key HOOK_DATA_DIR="$DATA" \
   HOOK_MANAGEMENT_URL="http://127.0.0.1:$RECEIVER_PORT" HOOK_MANAGEMENT_INTERNAL_API_KEY=unused \
-  HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true
+  HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS=true HOOK_SIGNING_DEVELOPMENT_CA=true
 java -Dsun.net.httpserver.nodelay=true -cp "$LOAD_CLASSPATH" -Dbase="http://127.0.0.1:$PORT" -DopsBase="http://127.0.0.1:$OPS_PORT" -DinternalKey=load-test-internal-key \
   -DreceiverPort="$RECEIVER_PORT" -Daccounts="${ACCOUNTS:-8}" -Dworkers="${WORKERS:-8,64}" \
   -Dseconds="${SECONDS_PER_PHASE:-15}" -Dwarmup="${WARMUP_SECONDS:-150}" -Dbatch="${BATCH:-1,32}" -DservicePid="$SERVICE_PID" \

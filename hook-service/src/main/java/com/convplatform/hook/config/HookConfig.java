@@ -25,6 +25,15 @@ public interface HookConfig {
     @WithName("signing.chain-file")
     Optional<String> signingChainFile();
 
+    /**
+     * Without the two files: generate a local CA and signing key under hook.data-dir (./run-local.sh, dev, tests, load
+     * tests). Off by default, so that a production start without its signing secret stops, naming it, instead of
+     * signing with a key no receiver trusts.
+     */
+    @WithName("signing.development-ca")
+    @WithDefault("false")
+    boolean signingDevelopmentCa();
+
     @WithName("internal.api-key")
     Optional<String> internalApiKey();
 

@@ -83,6 +83,11 @@ public class HookConfigChecks {
                 + " hook.signing.chain-file are set together or not at all (now only " + set + " is set): without"
                 + " both, hooks would be signed with a generated local key",
                 keyFile ? "hook.signing.chain-file" : "hook.signing.key-file");
+        checks.require(keyFile || config.signingChainFile().isPresent() || config.signingDevelopmentCa(),
+                "hook.signing.key-file and hook.signing.chain-file are not set: hooks would be signed with a key no"
+                        + " receiver trusts. Set both (production: the secret hook-service, docs/operations.md), or set"
+                        + " hook.signing.development-ca=true for a local platform with a generated CA",
+                "hook.signing.key-file", "hook.signing.chain-file", "hook.signing.development-ca");
         SigningChecks.checkFiles(config, clock.instant(), checks);
         return checks;
     }

@@ -41,7 +41,8 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 class HookConfigChecksTest {
     static HookConfig config(String... settings) {
         Map<String, String> values = new HashMap<>(Map.of("hook.management.url", "http://localhost:8081",
-                "hook.management.cache-ttl", "PT30S", "hook.management.internal-api-key", "mgmt-key"));
+                "hook.management.cache-ttl", "PT30S", "hook.management.internal-api-key", "mgmt-key",
+                "hook.signing.development-ca", "true"));
         for (int i = 0; i < settings.length; i += 2) {
             if (settings[i + 1] == null) {
                 values.remove(settings[i]); // unset
@@ -70,6 +71,15 @@ class HookConfigChecksTest {
     @Test
     void theDefaultsPass() {
         assertEquals(List.of(), problems());
+    }
+
+    @Test
+    void withoutItsSigningFilesTheServiceStartsOnlyWithTheDevelopmentCaAskedFor() {
+        assertEquals(List.of("hook.signing.key-file and hook.signing.chain-file are not set: hooks would be signed with"
+                + " a key no receiver trusts. Set both (production: the secret hook-service, docs/operations.md), or"
+                + " set hook.signing.development-ca=true for a local platform with a generated CA"),
+                problems("hook.signing.development-ca", null));
+        assertEquals(List.of(), problems("hook.signing.development-ca", "true"));
     }
 
     @Test
