@@ -30,9 +30,27 @@ public class ClientPkiResource implements QuarkusTestResourceLifecycleManager {
     private static java.net.ServerSocket silent;
     private static final java.util.List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    /** Connections the silent server holds open. */
+    /**
+     * Connections the silent server has accepted so far: each one it holds open, silent, until
+     * {@link #releaseSilentConnections()} (or the end of the tests).
+     */
     public static int silentConnections() {
         return held.size();
+    }
+
+    /**
+     * Closes the connections the silent server holds so far (their downloads then fail at once), as a test's latch: a
+     * test that must not depend on the service's download deadline sets that deadline long and releases its hanging
+     * downloads here, in {@code finally}. Later connections are held again.
+     */
+    public static void releaseSilentConnections() {
+        for (java.net.Socket s : held) {
+            try {
+                s.close();
+            } catch (java.io.IOException ignored) {
+                // closing is all we want
+            }
+        }
     }
 
     @Override

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.hook.HookPlatformResource;
-import com.convplatform.testsupport.ManagementInterface;
+import com.convplatform.hook.delivery.HookDeliveryTest;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -65,10 +65,6 @@ class ErrorWordingTest {
     }
 
     private static double refusedKeys(String role, String reason) {
-        String series = "platform_key_refusals_total{reason=\"" + reason + "\",role=\"" + role + "\"} ";
-        return given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString().lines()
-                .filter(l -> l.startsWith(series))
-                .mapToDouble(l -> Double.parseDouble(l.substring(series.length()).split(" ")[0]))
-                .findFirst().orElse(0);
+        return HookDeliveryTest.metric("platform_key_refusals_total{reason=\"" + reason + "\",role=\"" + role + "\"}");
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,8 @@ class SlowBodiesTest {
     void threeHundredStalledBodiesLeaveIntakeAnsweringAndEndAtTheDeadline() throws Exception {
         String account = UUID.randomUUID().toString();
         intake(account, 1);
-        double serverErrorsBefore = serverErrors(); // other tests of this application may have answered 5xx on purpose
+        // other tests of this application may have answered 5xx on purpose
+        double serverErrorsBefore = ManagementInterface.serverErrors();
         try (LogCapture log = LogCapture.errors();
                 StalledBodies stalled = StalledBodies.open(port, "/internal/v1/events",
                         Map.of("Content-Type", "application/json", "Authorization", HookDeliveryTest.INTERNAL), 300,
@@ -56,16 +56,7 @@ class SlowBodiesTest {
             answers.forEach(line -> assertEquals(StalledBodies.TIMED_OUT, line));
             assertEquals(List.of(), log.summaries(), "clients that gave up or timed out are no error of the service");
         }
-        assertEquals(serverErrorsBefore, serverErrors(), "no 5xx answered meanwhile");
-    }
-
-    /** The 5xx answers counted so far (http_server_requests_seconds_count with a 5xx status, every route). */
-    private static double serverErrors() {
-        return given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString().lines()
-                .filter(l -> l.startsWith("http_server_requests_seconds_count{")
-                        && Pattern.compile("status=\"5\\d\\d\"").matcher(l).find())
-                .map(l -> l.contains(" # ") ? l.substring(0, l.indexOf(" # ")) : l)
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertEquals(serverErrorsBefore, ManagementInterface.serverErrors(), "no 5xx answered meanwhile");
     }
 
     private static void intake(String account, long messageId) {

@@ -65,7 +65,7 @@ class OperatorAuditTest {
             String requestId = given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
                     .body(Map.of("name", "Logged shop")).post("/admin/v1/accounts/no-such-account/clients").then()
                     .statusCode(404).extract().header("X-Request-Id");
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .until(() -> log.messages().stream().anyMatch(l -> l.contains("outcome=")));
             List<String> lines = log.records().stream()
                     .map(r -> ((ExtLogRecord) r).getMdc("request_id") + " " + LogCapture.message(r)).toList();

@@ -1,7 +1,6 @@
 package com.convplatform.management.http;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.security.PrivateKey;
@@ -44,6 +43,8 @@ class SlowBodiesTest {
         PrivateKey key = ClientPkiResource.ecLeaf.key().getPrivate();
         String chain = "https://" + ClientPkiResource.FQDN + "/client.api/ec.pem";
         valid(client, key, chain); // warm, its chain cached
+        // other tests of this application may have answered 5xx on purpose
+        double serverErrorsBefore = ManagementInterface.serverErrors();
         try (LogCapture log = LogCapture.errors();
                 StalledBodies stalled = StalledBodies.open(port, TOKEN,
                         Map.of("Content-Type", "application/json", "Signature", "AAAA"), 300, 20_000, 30)) {
@@ -56,14 +57,12 @@ class SlowBodiesTest {
             assertEquals(0, stalled.answeredSoFar(StalledBodies.TIMED_OUT),
                     "a valid token request waited for the stalled bodies' deadline");
             stalled.giveUp(150);
-            List<String> answers = stalled.statusLines(15_000);
+            List<String> answers = stalled.statusLines(30_000);
             assertEquals(150, answers.size());
             answers.forEach(line -> assertEquals(StalledBodies.TIMED_OUT, line));
             assertEquals(List.of(), log.summaries(), "clients that gave up or timed out are no error of the service");
         }
-        given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200)
-                .body(not(org.hamcrest.Matchers
-                        .matchesPattern("(?s).*http_server_requests_seconds_count\\{[^}]*status=\"5\\d\\d\".*")));
+        assertEquals(serverErrorsBefore, ManagementInterface.serverErrors(), "no 5xx answered meanwhile");
     }
 
     private static void valid(String client, PrivateKey key, String chain) {

@@ -88,7 +88,7 @@ class CertificateBlocksTest {
             s.setObject(3, OffsetDateTime.now(ZoneOffset.UTC));
             assertEquals(1, s.executeUpdate());
         }
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> refused(
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> refused(
                 send(TOKEN, tokenBody(clientId, now()), key, BASE + "rsa.pem", null), 400, "CERT_BLOCKED"));
         given().header("Authorization", Fixtures.OPERATOR).delete(BLOCKS + fp).then().statusCode(204);
         send(TOKEN, tokenBody(clientId, now()), key, BASE + "rsa.pem", null).statusCode(200);
@@ -132,7 +132,7 @@ class CertificateBlocksTest {
             s.setObject(1, OffsetDateTime.now(ZoneOffset.UTC));
             s.executeUpdate();
         }
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
             assertEquals(hits + 2, ClientPkiResource.server.hits(path));
         });
@@ -149,7 +149,7 @@ class CertificateBlocksTest {
                     .post("/admin/v1/chain-cache/purge").then().statusCode(202); // read at once, past the held id
             c.commit();
         }
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             send(TOKEN, tokenBody(clientId, now()), key, BASE + "ec.pem", null).statusCode(200);
             assertEquals(hits + 3, ClientPkiResource.server.hits(path), "the late purge did not reach the cache");
         });

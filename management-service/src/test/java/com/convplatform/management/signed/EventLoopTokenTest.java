@@ -76,7 +76,7 @@ class EventLoopTokenTest {
 
     @Test
     void whatWouldBlockRunsOnAWorkerAndEachBudgetIsSpentOnce() throws Exception {
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> metrics.get("management.change.feed.listening").gauge().value() == 1.0);
         String accountId = Fixtures.account(FQDN);
         String clientId = Fixtures.client(accountId, "event loop shop");
@@ -133,6 +133,6 @@ class EventLoopTokenTest {
                 outcome.complete(e);
             }
         });
-        return outcome.get(10, TimeUnit.SECONDS);
+        return outcome.get(30, TimeUnit.SECONDS);
     }
 }

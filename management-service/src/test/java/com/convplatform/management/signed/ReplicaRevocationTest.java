@@ -191,11 +191,11 @@ class ReplicaRevocationTest {
         }
     }
 
-    /** Polls (every 20 ms) for a state, for at most 10 s. */
+    /** Polls (every 20 ms) for a state, for at most 30 s. */
     private static void waitFor(BooleanSupplier state, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + 30_000_000_000L;
         while (!state.getAsBoolean()) {
-            assertNotEquals(true, System.nanoTime() > deadline, "waited 10 s for " + what);
+            assertNotEquals(true, System.nanoTime() > deadline, "waited 30 s for " + what);
             Thread.sleep(20);
         }
     }

@@ -36,7 +36,7 @@ class TraceContinuationTest {
         given().header("Authorization", "Bearer test-internal-key")
                 .header("traceparent", "00-" + traceId + "-" + caller + "-01").get("/internal/v1/accounts/" + id)
                 .then().statusCode(200);
-        await().atMost(Duration.ofSeconds(10)).until(() -> !server(traceId).isEmpty());
+        await().atMost(Duration.ofSeconds(30)).until(() -> !server(traceId).isEmpty());
         SpanData lookup = server(traceId).get(0);
         assertEquals(caller, lookup.getParentSpanId());
         assertEquals("GET /internal/v1/accounts/{accountId}", lookup.getName());
