@@ -50,7 +50,13 @@ public class BodyGuard {
 
     public BodyGuard(@ConfigProperty(name = "platform.http.body-deadline", defaultValue = "PT10S") Duration deadline,
             @ConfigProperty(name = "platform.http.max-bodies-per-source", defaultValue = "32") int perSource,
-            MeterRegistry metrics, ObjectMapper json) {
+            MeterRegistry metrics, ObjectMapper json,
+            @ConfigProperty(name = "quarkus.application.name") String service) {
+        ConfigChecks.of(service).positive("platform.http.body-deadline", deadline)
+                .require(perSource >= 1, "platform.http.max-bodies-per-source (" + perSource + ") must be at least 1:"
+                        + " with fewer every request with a body would be refused 429 TOO_MANY_BODIES (it has no"
+                        + " 'no limit' value)", "platform.http.max-bodies-per-source")
+                .throwIfAny();
         this.json = json;
         this.deadlineMillis = Math.max(1, deadline.toMillis());
         this.perSource = perSource;

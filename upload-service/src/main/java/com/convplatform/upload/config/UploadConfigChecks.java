@@ -73,7 +73,9 @@ public class UploadConfigChecks {
         Duration refresh = config.jwksRefresh();
         checks.require(refresh.compareTo(Duration.ofSeconds(1)) >= 0,
                 "upload.jwks-refresh (" + refresh + ") must be at least 1 s", "upload.jwks-refresh");
-        checks.notNegative("upload.jwks-min-refresh", config.jwksMinRefresh());
+        checks.require(config.jwksMinRefresh().compareTo(Duration.ofSeconds(1)) >= 0, "upload.jwks-min-refresh ("
+                + config.jwksMinRefresh() + ") must be at least 1 s: a token with an unknown key id, which anyone can"
+                + " make, would otherwise cause a download of the keys each time", "upload.jwks-min-refresh");
         checks.require(config.maxRequestBytes() >= config.maxFileBytes() + FORM_ROOM, "upload.max-request-bytes ("
                 + config.maxRequestBytes() + ") must be at least upload.max-file-bytes (" + config.maxFileBytes()
                 + ") + " + FORM_ROOM + " bytes for the form's other fields, or a file of the largest size allowed is"

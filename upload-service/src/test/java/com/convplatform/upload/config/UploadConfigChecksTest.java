@@ -147,8 +147,10 @@ class UploadConfigChecksTest {
     void theJwksIsDownloadedAtLeastEverySecond() {
         assertEquals(List.of("upload.jwks-refresh (PT0.5S) must be at least 1 s"), problems("upload.jwks-refresh",
                 "0.5s"));
-        assertEquals(List.of("upload.jwks-min-refresh (PT-1S) must not be negative (zero: none)"),
-                problems("upload.jwks-min-refresh", "-1s"));
+        assertEquals(List.of("upload.jwks-min-refresh (PT0S) must be at least 1 s: a token with an unknown key id,"
+                + " which anyone can make, would otherwise cause a download of the keys each time"),
+                problems("upload.jwks-min-refresh", "0s"));
+        assertEquals(List.of(), problems("upload.jwks-min-refresh", "1s"));
         // an on-demand bound longer than the background download's period makes it idle, which works
         assertEquals(List.of(), problems("upload.jwks-refresh", "1s"));
     }
