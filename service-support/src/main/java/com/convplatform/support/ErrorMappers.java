@@ -53,6 +53,7 @@ public class ErrorMappers {
     private final WrongService elsewhere;
     private final MeterRegistry metrics;
     private final WarningPace refusedKeys = new WarningPace(Duration.ofMinutes(1));
+    private final WarningPace databaseDown = new WarningPace(Duration.ofSeconds(10));
 
     public ErrorMappers(ApiKeys keys, AllowedMethods allowed, WrongService elsewhere, MeterRegistry metrics) {
         this.keys = keys;
@@ -171,8 +172,35 @@ public class ErrorMappers {
                 return outcomeUnknown(unknown);
             }
         }
+        if (databaseUnavailable(e)) {
+            if (databaseDown.tryWarn()) {
+                LOG.warn("Requests are refused 503 DATABASE_UNAVAILABLE: the database cannot be reached, or a lock is"
+                        + " held past lock_timeout (this warning at most every 10 s)", e);
+            }
+            return Response.fromResponse(error(503, "DATABASE_UNAVAILABLE", "The service cannot reach its database"
+                    + " just now; the request changed nothing. Send it again shortly")).header("Retry-After", 5)
+                    .build();
+        }
         LOG.error("Unexpected failure", e);
         return error(500, "INTERNAL_ERROR", "The request could not be processed; it changed nothing");
+    }
+
+    /**
+     * A failure that says the database is out of reach for now, not that the request or the service is wrong: a lost or
+     * refused connection (SQLState class 08), the server shutting sessions (57P), a lock not had within lock_timeout
+     * (55P03), or no pooled connection within the pool's acquisition time-out.
+     */
+    static boolean databaseUnavailable(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.sql.SQLException sql) {
+                String state = sql.getSQLState() == null ? "" : sql.getSQLState();
+                if (state.startsWith("08") || state.startsWith("57P") || state.equals("55P03")
+                        || String.valueOf(sql.getMessage()).toLowerCase(Locale.ROOT).contains("acquisition timeout")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
