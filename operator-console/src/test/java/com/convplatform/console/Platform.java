@@ -108,7 +108,7 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
                     "HOOK_DATA_DIR", data.resolve("hook").toString(), "HOOK_ADMIN_API_KEY", OPERATOR_KEY,
                     "HOOK_INTERNAL_API_KEY", HOOK_INTERNAL_KEY, "HOOK_MANAGEMENT_URL",
                     "http://127.0.0.1:" + managementPort, "HOOK_MANAGEMENT_INTERNAL_API_KEY", MANAGEMENT_INTERNAL_KEY,
-                    "HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS", "true"));
+                    "HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS", "true", "HOOK_SIGNING_DEVELOPMENT_CA", "true"));
             // Two quick attempts, then the dead-letter queue: a failed hook within a second, not hours.
             hook.put("HOOK_DELIVERY_RETRY_SCHEDULE", "PT0.5S");
             start("hook-service", data, hook);

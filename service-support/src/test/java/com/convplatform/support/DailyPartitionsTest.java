@@ -17,7 +17,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import com.convplatform.testsupport.PostgresTestResource;
 
@@ -31,13 +30,7 @@ class DailyPartitionsTest {
     @BeforeAll
     static void database() throws Exception {
         db = PostgresTestResource.create("partitions");
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setUrl(db.url());
-        ds.setUser(db.user());
-        if (db.password() != null) {
-            ds.setPassword(db.password());
-        }
-        dataSource = ds;
+        dataSource = db.dataSource();
         try (Connection c = dataSource.getConnection()) {
             c.createStatement()
                     .execute("create table history (at timestamptz not null, v text) partition by range (at)");

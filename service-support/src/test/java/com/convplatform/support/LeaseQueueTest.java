@@ -26,7 +26,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import com.convplatform.testsupport.PostgresTestResource;
 
@@ -44,13 +43,7 @@ class LeaseQueueTest {
     @BeforeAll
     static void database() throws Exception {
         db = PostgresTestResource.create("lease_queue");
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setUrl(db.url());
-        ds.setUser(db.user());
-        if (db.password() != null) {
-            ds.setPassword(db.password());
-        }
-        dataSource = ds;
+        dataSource = db.dataSource();
         try (Connection c = dataSource.getConnection()) {
             c.createStatement().execute("create table work (id uuid primary key, payload text not null, held boolean"
                     + " not null default false, next_attempt_at timestamptz not null, lease_owner varchar(64),"

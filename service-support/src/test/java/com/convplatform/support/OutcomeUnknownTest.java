@@ -20,7 +20,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import com.convplatform.testsupport.PostgresTestResource;
 
@@ -31,17 +30,12 @@ import com.convplatform.testsupport.PostgresTestResource;
  */
 class OutcomeUnknownTest {
     private static PostgresTestResource.Database db;
-    private static PGSimpleDataSource real;
+    private static DataSource real;
 
     @BeforeAll
     static void database() throws Exception {
         db = PostgresTestResource.create("outcome_unknown");
-        real = new PGSimpleDataSource();
-        real.setUrl(db.url());
-        real.setUser(db.user());
-        if (db.password() != null) {
-            real.setPassword(db.password());
-        }
+        real = db.dataSource();
         try (Connection c = real.getConnection(); Statement s = c.createStatement()) {
             s.execute("create table item (name text not null)");
         }

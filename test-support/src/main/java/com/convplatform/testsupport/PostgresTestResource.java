@@ -144,9 +144,18 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
 
     /** A database of its own for a test that starts services itself (a replica's jar); drop it with {@link #drop}. */
     public record Database(String name, String url, String user, String password) {
+        /** A plain data source on it (no pool), for a test of a class that takes one. */
+        public javax.sql.DataSource dataSource() {
+            org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
+            ds.setUrl(url);
+            ds.setUser(user);
+            if (password != null) {
+                ds.setPassword(password);
+            }
+            return ds;
+        }
     }
 
-    /** Creates a database of its own on the run's PostgreSQL, named after {@code purpose}. */
     /**
      * Asserts that a connection of the service's pool has the bounds on waiting every service configures
      * (docs/operations.md, Database time limits): {@code lock_timeout} 30 s, {@code idle_in_transaction_session_timeout}
@@ -164,6 +173,7 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
         }
     }
 
+    /** Creates a database of its own on the run's PostgreSQL, named after {@code purpose}. */
     public static Database create(String purpose) {
         try {
             Server s = server();

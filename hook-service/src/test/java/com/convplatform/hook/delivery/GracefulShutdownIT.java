@@ -248,6 +248,7 @@ class GracefulShutdownIT {
         env.put("HOOK_MANAGEMENT_URL", receiver.url());
         env.put("HOOK_MANAGEMENT_INTERNAL_API_KEY", "unused");
         env.put("HOOK_DELIVERY_ALLOW_PRIVATE_NETWORKS", "true");
+        env.put("HOOK_SIGNING_DEVELOPMENT_CA", "true");
         env.put("HOOK_DELIVERY_PER_ENDPOINT", String.valueOf(PER_ENDPOINT));
         env.put("HOOK_DELIVERY_CONNECT_TIMEOUT", "PT1S");
         env.put("HOOK_DELIVERY_READ_TIMEOUT", "PT5S");
