@@ -82,6 +82,10 @@ public class Platform implements QuarkusTestResourceLifecycleManager {
         if (missing != null) {
             throw new IllegalStateException(missing);
         }
+        // the receiver's state is static (the tests read it): each platform starts from the same one
+        RECEIVER_STATUS.set(500);
+        SIGNATURES.clear();
+        RECEIVED.set(0);
         try {
             Path data = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "platform-");
             receiver = StubServer.http().route("/", exchange -> {

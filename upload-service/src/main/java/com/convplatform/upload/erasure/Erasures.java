@@ -32,6 +32,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -65,9 +67,13 @@ public class Erasures {
     private final ObjectMapper json;
     private final Duration secondPass;
     private final Duration retryAfter;
+    private final Counter failedPasses;
 
     public Erasures(DataSource dataSource, Clock clock, FileStore store, HookErasures hook, ObjectMapper json,
-            UploadConfig config) {
+            UploadConfig config, MeterRegistry metrics) {
+        this.failedPasses = Counter.builder("upload.erasure.pass.failures").description("Erasure passes that failed"
+                + " (hook-service, the store or the database); each is tried again after upload.erasure.retry-after")
+                .register(metrics);
         this.secondPass = config.erasure().secondPassAfter();
         this.retryAfter = config.erasure().retryAfter();
         this.dataSource = dataSource;
@@ -251,6 +257,7 @@ public class Erasures {
                     + " id = ?", hookRows, last ? null : utc(clock.instant().plus(secondPass)),
                     last ? utc(clock.instant()) : null, last, UUID.fromString(id)));
         } catch (IOException | RuntimeException e) {
+            failedPasses.increment();
             LOG.warnf("Erasure %s: a pass failed (%s); tried again in %s", id, e.getMessage(), retryAfter);
             String error = String.valueOf(e.getMessage());
             LocalTransaction.run(dataSource, "Recording an erasure's failed pass", c -> update(c, "update erasure set"

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.upload.PlatformStubsResource;
 import com.convplatform.upload.erasure.Erasures;
 
@@ -138,11 +139,14 @@ public class ErasureTest {
         String user = "retry" + System.nanoTime();
         register(user);
         uploadAs(user, "a.png");
+        double failedBefore = ManagementInterface.metric("upload_erasure_pass_failures_total", "");
         PlatformStubs.erasureDown = true;
         String id = given().header("Authorization", OPERATOR).contentType(ContentType.JSON)
                 .body(Map.of("business_id", "1001", "auth_id", user)).post("/admin/v1/erasures").then()
                 .statusCode(201).body("messages", equalTo(1)).body("hook_passes", equalTo(0))
                 .body("last_error", notNullValue()).extract().path("erasure_id");
+        assertTrue(ManagementInterface.metric("upload_erasure_pass_failures_total", "") > failedBefore,
+                "the failed pass is counted");
         PlatformStubs.erasureDown = false;
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             secondPassDue(dataSource, id);
