@@ -46,29 +46,34 @@ class OutcomeUnknownTest {
         PostgresTestResource.drop(db);
     }
 
-    /** Connections whose commit commits, then throws as a connection lost on the way back would. */
-    private static DataSource losingTheAnswer() {
-        return (DataSource) Proxy.newProxyInstance(OutcomeUnknownTest.class.getClassLoader(),
-                new Class<?>[]{DataSource.class}, (ds, method, args) -> {
-                    Object out = method.invoke(real, args);
-                    if (!(out instanceof Connection c)) {
-                        return out;
-                    }
-                    return Proxy.newProxyInstance(OutcomeUnknownTest.class.getClassLoader(),
-                            new Class<?>[]{Connection.class}, (conn, m, a) -> {
-                                Object r = m.invoke(c, a);
-                                if (m.getName().equals("commit")) {
-                                    throw new SQLException("An I/O error occurred while sending to the backend.",
-                                            "08006");
-                                }
-                                return r;
-                            });
-                });
+    /** What a connection's commit does before it fails. */
+    private interface Commit {
+        void run(Connection c) throws SQLException;
+    }
+
+    /** Connections whose commit does {@code commit} on the real connection, then fails with {@code failure}. */
+    private static DataSource commitThenFail(Commit commit, SQLException failure) {
+        ClassLoader loader = OutcomeUnknownTest.class.getClassLoader();
+        return (DataSource) Proxy.newProxyInstance(loader, new Class<?>[]{DataSource.class}, (ds, method, args) -> {
+            Object out = method.invoke(real, args);
+            if (!(out instanceof Connection c)) {
+                return out;
+            }
+            return Proxy.newProxyInstance(loader, new Class<?>[]{Connection.class}, (conn, m, a) -> {
+                if (!m.getName().equals("commit")) {
+                    return m.invoke(c, a);
+                }
+                commit.run(c);
+                throw failure;
+            });
+        });
     }
 
     @Test
     void aBatchWhoseCommitMayHaveHappenedIsNotWrittenAgain() throws Exception {
-        DataSource lossy = losingTheAnswer();
+        // the commit happens, then the answer is lost as a dropped connection loses it
+        DataSource lossy = commitThenFail(Connection::commit,
+                new SQLException("An I/O error occurred while sending to the backend.", "08006"));
         CountDownLatch first = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try (GroupCommit<String, Void> writer = GroupCommit.ofWrites("test-writer", 64, names -> {
@@ -99,21 +104,8 @@ class OutcomeUnknownTest {
 
     @Test
     void aCommitThatFailsForAnotherReasonIsAnOrdinaryFailure() {
-        DataSource refusing = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[]{DataSource.class}, (ds, method, args) -> {
-                    Object out = method.invoke(real, args);
-                    if (!(out instanceof Connection c)) {
-                        return out;
-                    }
-                    return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{Connection.class},
-                            (conn, m, a) -> {
-                                if (m.getName().equals("commit")) {
-                                    c.rollback();
-                                    throw new SQLException("could not serialize access", "40001");
-                                }
-                                return m.invoke(c, a);
-                            });
-                });
+        DataSource refusing = commitThenFail(Connection::rollback,
+                new SQLException("could not serialize access", "40001"));
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> LocalTransaction.run(refusing, "Writing", c -> c.createStatement().execute("select 1")));
         assertEquals("Writing failed", e.getMessage());

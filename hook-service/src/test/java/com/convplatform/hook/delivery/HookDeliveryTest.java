@@ -139,9 +139,9 @@ public class HookDeliveryTest {
      * left out), 0 while it is absent.
      */
     public static double metric(String series) {
-        String metrics = given().get(ManagementInterface.url("/q/metrics")).then().statusCode(200).extract().asString();
-        return metrics.lines().filter(l -> l.startsWith(series + " ")).findFirst()
-                .map(l -> Double.parseDouble(l.substring(series.length() + 1).split(" ")[0])).orElse(0.0);
+        int labels = series.indexOf('{');
+        return ManagementInterface.metric(labels < 0 ? series : series.substring(0, labels),
+                "^" + java.util.regex.Pattern.quote(labels < 0 ? "" : series.substring(labels)) + "$");
     }
 
     public static Map<String, Object> delivery(String account) {
