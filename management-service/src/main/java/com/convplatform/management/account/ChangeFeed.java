@@ -34,14 +34,20 @@ import io.quarkus.runtime.StartupEvent;
  * that raced a change is not kept ({@link #generation}). While the feed does not listen (at start, or its connection
  * lost) nothing is kept and every read goes to the database; the feed reconnects every second, logs the loss and the
  * return, and {@code management.change.feed.listening} shows it. A connection lost without a word from the network
- * is found by a probe every {@value #PROBE_MILLIS} ms: a change in that window applies on this replica at most that
- * late.
+ * is found by a probe every {@value #PROBE_MILLIS} ms, which waits at most {@value #NETWORK_SECONDS} s for the
+ * network: a change in that window applies on this replica at most that late.
  */
 @ApplicationScoped
 public class ChangeFeed {
     private static final Logger LOG = Logger.getLogger(ChangeFeed.class);
     static final String CHANNEL = "management_changes";
     static final int PROBE_MILLIS = 5_000;
+    /**
+     * How long the feed's own statements (LISTEN, the probe) and its connecting may wait on the network, in seconds:
+     * without it a probe sent to a host that vanished without a reset waits until TCP gives up (about 15 minutes),
+     * and the feed shows listening all that time while changes through other replicas go unheard.
+     */
+    static final int NETWORK_SECONDS = 10;
 
     /** Fired by a change made through this replica; observed once its transaction has committed. */
     public record Changed() {
@@ -70,6 +76,9 @@ public class ChangeFeed {
         user.ifPresent(u -> login.setProperty("user", u));
         password.ifPresent(p -> login.setProperty("password", p));
         login.setProperty("ApplicationName", "management-change-feed"); // to be found in pg_stat_activity
+        login.setProperty("socketTimeout", Integer.toString(NETWORK_SECONDS)); // waits for notifications set their own
+        login.setProperty("connectTimeout", Integer.toString(NETWORK_SECONDS));
+        login.setProperty("tcpKeepAlive", "true");
         this.disabled = disabled;
         Gauge.builder("management.change.feed.listening", () -> listening ? 1 : 0)
                 .description("1 while this replica hears of changes to accounts, clients and certificates (and so"
