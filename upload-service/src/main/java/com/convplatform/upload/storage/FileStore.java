@@ -2,7 +2,10 @@ package com.convplatform.upload.storage;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -32,5 +35,22 @@ public interface FileStore {
      */
     default int deleteMadeBefore(Instant before) throws IOException {
         return 0;
+    }
+
+    /**
+     * Stores a small file and deletes it, as an upload and an erasure would: made at start, so that a store that cannot
+     * take a file (a bucket missing or not writable with the key given, an endpoint out of reach, a directory not
+     * writable) stops the service there instead of failing every upload.
+     */
+    default void checkWritable() throws IOException {
+        Path probe = Files.createTempFile("upload-store-check", ".bin");
+        try {
+            Files.writeString(probe, "upload-service start-up check", StandardCharsets.US_ASCII);
+            String id = FileIds.next(Clock.systemUTC());
+            put(id, probe);
+            delete(id);
+        } finally {
+            Files.deleteIfExists(probe);
+        }
     }
 }

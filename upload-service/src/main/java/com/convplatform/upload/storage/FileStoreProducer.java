@@ -1,5 +1,6 @@
 package com.convplatform.upload.storage;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -33,8 +34,29 @@ public class FileStoreProducer {
     @Singleton
     @Startup
     FileStore fileStore(UploadConfig config) {
-        FileStore store = create(config.storage());
+        FileStore store = open(config.storage());
         LOG.infof("File store: %s", store);
+        return store;
+    }
+
+    /** {@link #create} the store, then make sure it takes a file ({@link FileStore#checkWritable}). */
+    static FileStore open(UploadConfig.Storage storage) {
+        FileStore store = create(storage);
+        try {
+            store.checkWritable();
+        } catch (IOException | RuntimeException e) {
+            boolean s3 = store instanceof S3FileStore;
+            Set<String> names = s3
+                    ? Set.of(P + "endpoint", P + "bucket", P + "access-key", P + "secret-key")
+                    : Set.of("upload.storage.dir");
+            throw new ConfigurationException("upload-service cannot store a file in " + store + " (" + e.getMessage()
+                    + "): " + (s3
+                            ? "check that " + P + "endpoint is reachable, that " + P + "bucket exists and that"
+                                    + " " + P + "access-key and " + P
+                                    + "secret-key may put and delete objects under the prefix"
+                            : "check that upload.storage.dir can be written by the service's user"),
+                    names);
+        }
         return store;
     }
 

@@ -116,4 +116,55 @@ class FileStoreProducerTest {
             }
         }
     }
+
+    static String openRefusal(Map<String, String> properties) {
+        return assertThrows(ConfigurationException.class,
+                () -> FileStoreProducer.open(UploadConfigs.of(properties).storage())).getMessage();
+    }
+
+    @Test
+    void atStartTheStoreMustTakeAFileAndLeavesNothingBehind() throws Exception {
+        try (LoopbackS3 s3 = LoopbackS3.start("AKID", "very-secret", "us-east-1", "uploads")) {
+            String endpoint = s3.endpoint().toString();
+            FileStore store = FileStoreProducer.open(UploadConfigs.of(s3("upload.storage.s3.endpoint", endpoint,
+                    "upload.storage.s3.prefix", "team-a")).storage());
+            assertInstanceOf(S3FileStore.class, store);
+            assertEquals(2, s3.received.size(), s3.received.toString());
+            LoopbackS3.Received put = s3.received.get(0);
+            LoopbackS3.Received delete = s3.received.get(1);
+            assertEquals("PUT", put.method());
+            assertEquals(200, put.status());
+            assertTrue(put.rawPath().startsWith("/uploads/team-a/"), put.rawPath());
+            assertEquals("DELETE", delete.method());
+            assertEquals(put.rawPath(), delete.rawPath());
+            String key = put.rawPath().substring("/uploads/".length());
+            assertTrue(s3.object("uploads", key).isEmpty(), "the check's file is deleted");
+
+            String noBucket = openRefusal(s3("upload.storage.s3.endpoint", endpoint, "upload.storage.s3.bucket",
+                    "no-such-bucket"));
+            assertTrue(noBucket.contains("upload-service cannot store a file in S3FileStore[" + endpoint
+                    + "/no-such-bucket/]") && noBucket.contains("404 NoSuchBucket")
+                    && noBucket.contains("upload.storage.s3.bucket exists"), noBucket);
+            String wrongSecret = openRefusal(s3("upload.storage.s3.endpoint", endpoint, "upload.storage.s3.secret-key",
+                    "not-the-secret"));
+            assertTrue(wrongSecret.contains("403 SignatureDoesNotMatch")
+                    && wrongSecret.contains("upload.storage.s3.secret-key may put and delete"), wrongSecret);
+            assertFalse(wrongSecret.contains("not-the-secret"), "the secret is never shown");
+        }
+        String unreachable = openRefusal(s3("upload.storage.s3.endpoint", "http://127.0.0.1:1",
+                "upload.storage.s3.connect-timeout", "PT2S"));
+        assertTrue(unreachable.contains("at http://127.0.0.1:1 failed")
+                && unreachable.contains("upload.storage.s3.endpoint is reachable"), unreachable);
+
+        Path notADirectory = Files.writeString(tmp.resolve("a-file"), "x");
+        String local = openRefusal(Map.of("upload.storage.dir", notADirectory.resolve("files").toString()));
+        assertTrue(local.contains("cannot store a file in LocalFileStore[" + notADirectory.resolve("files"))
+                && local.contains("upload.storage.dir can be written"), local);
+        FileStore writable = FileStoreProducer.open(UploadConfigs.of(Map.of("upload.storage.dir",
+                tmp.resolve("files").toString())).storage());
+        assertInstanceOf(LocalFileStore.class, writable);
+        try (var left = Files.list(tmp.resolve("files"))) {
+            assertEquals(0, left.count(), "the check's file is deleted");
+        }
+    }
 }
