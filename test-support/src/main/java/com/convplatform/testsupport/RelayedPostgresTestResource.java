@@ -1,0 +1,51 @@
+package com.convplatform.testsupport;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * A database of its own for a test profile, reached through a {@link TcpRelay} that the test turns into an outage
+ * ({@link #relay}). Ordered after {@link PostgresTestResource}, so the service's data source is this one.
+ */
+public class RelayedPostgresTestResource implements QuarkusTestResourceLifecycleManager {
+    /** The relay of the running test's service. */
+    public static volatile TcpRelay relay;
+    private PostgresTestResource.Database database;
+
+    @Override
+    public Map<String, String> start() {
+        database = PostgresTestResource.create("relayed");
+        URI server = URI.create(database.url().substring("jdbc:".length()));
+        try {
+            relay = new TcpRelay(server.getHost(), server.getPort() < 0 ? 5432 : server.getPort());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Map<String, String> config = new HashMap<>();
+        config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + relay.port() + server.getPath());
+        config.put("quarkus.datasource.username", database.user());
+        if (database.password() != null && !database.password().isEmpty()) {
+            config.put("quarkus.datasource.password", database.password());
+        }
+        return config;
+    }
+
+    @Override
+    public int order() {
+        return 1;
+    }
+
+    @Override
+    public void stop() {
+        try {
+            relay.close();
+        } catch (IOException e) {
+            // closing
+        }
+        PostgresTestResource.drop(database);
+    }
+}
