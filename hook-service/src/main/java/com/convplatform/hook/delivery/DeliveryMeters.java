@@ -15,6 +15,7 @@ class DeliveryMeters {
     private final AtomicInteger held = new AtomicInteger();
     private final Counter releasedOnShutdown;
     private final Counter unattempted;
+    private final Counter claimFailures;
     private final DistributionSummary claimed;
 
     DeliveryMeters(MeterRegistry metrics, DeliveryQueries queries) {
@@ -27,6 +28,9 @@ class DeliveryMeters {
                 .register(metrics);
         this.releasedOnShutdown = Counter.builder("hook.deliveries.released_on_shutdown")
                 .description("Leases this replica handed back when it stopped, so other replicas took them at once")
+                .register(metrics);
+        this.claimFailures = Counter.builder("hook.delivery.claim.failures")
+                .description("Claims of due deliveries that failed (the database out of reach): none is sent meanwhile")
                 .register(metrics);
         this.unattempted = Counter.builder("hook.deliveries.unattempted")
                 .description("Claims handed back without an attempt while running: a delivery waited for its endpoint's"
@@ -55,5 +59,9 @@ class DeliveryMeters {
 
     void unattempted() {
         unattempted.increment();
+    }
+
+    void claimFailed() {
+        claimFailures.increment();
     }
 }

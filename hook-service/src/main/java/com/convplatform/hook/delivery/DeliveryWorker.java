@@ -66,6 +66,10 @@ public class DeliveryWorker {
     private final AtomicInteger finishedWhileStopping = new AtomicInteger();
     private final AtomicLong unattemptedSinceWarning = new AtomicLong();
     private final WarningPace unattemptedWarnings = new WarningPace(Duration.ofMinutes(1));
+    /** A claim that fails is tried again every poll interval: its warning comes at most once a minute. */
+    private final WarningPace claimWarnings = new WarningPace(Duration.ofMinutes(1));
+    private int claimFailuresSinceWarning; // these two: the dispatcher's thread only
+    private boolean claimFailing;
     private Drained drained;
 
     DeliveryWorker(DeliveryStore store, DeliveryAttempt attempt, DeliveryMeters meters, HookConfig config,
@@ -183,9 +187,23 @@ public class DeliveryWorker {
                     claimed.forEach(c -> senders.execute(() -> send(c)));
                     full = claimed.size() == want;
                     backlog |= full;
+                    if (claimFailing) {
+                        LOG.infof("Claiming due deliveries works again");
+                        claimFailing = false;
+                        claimFailuresSinceWarning = 0;
+                        claimWarnings.reset();
+                    }
                 } catch (RuntimeException e) {
                     backlog = true;
-                    LOG.warnf(e, "Claiming due deliveries failed; trying again in %s", d.pollInterval());
+                    meters.claimFailed();
+                    claimFailing = true;
+                    claimFailuresSinceWarning++;
+                    if (claimWarnings.tryWarn()) {
+                        LOG.warnf(e, "Claiming due deliveries failed (%d times since the last such warning; at most one"
+                                + " a minute, hook_delivery_claim_failures_total counts them all); no hook is sent until"
+                                + " a claim works, tried every %s", claimFailuresSinceWarning, d.pollInterval());
+                        claimFailuresSinceWarning = 0;
+                    }
                 }
             }
             try {

@@ -1,0 +1,93 @@
+package com.convplatform.hook.delivery;
+
+import static com.convplatform.hook.delivery.HookDeliveryTest.BACKGROUND;
+import static com.convplatform.hook.delivery.HookDeliveryTest.INTERNAL;
+import static com.convplatform.hook.delivery.HookDeliveryTest.account;
+import static com.convplatform.hook.delivery.HookDeliveryTest.awaitHooks;
+import static com.convplatform.hook.delivery.HookDeliveryTest.event;
+import static com.convplatform.hook.delivery.HookDeliveryTest.intake;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.hook.HookPlatformResource;
+import com.convplatform.testsupport.LogCapture;
+import com.convplatform.testsupport.RelayedPostgresTestResource;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+
+/**
+ * PostgreSQL out of reach and back (test-support's relay between the service and its database, closing every
+ * connection and each new one): intake answers 503 DATABASE_UNAVAILABLE with Retry-After, so the sender retries; the
+ * claim loop, tried every poll interval, counts each failure and warns once (not once a poll); once the database is
+ * back, an event is accepted and delivered with no restart, and the log says claiming works again.
+ */
+@QuarkusTest
+@TestProfile(DatabaseOutageTest.Relayed.class)
+@QuarkusTestResource(HookPlatformResource.class)
+class DatabaseOutageTest {
+    public static class Relayed implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            // a refused connection is answered within the second, not the pool's default 5 s
+            return Map.of("quarkus.datasource.jdbc.acquisition-timeout", "PT1S");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(RelayedPostgresTestResource.class));
+        }
+    }
+
+    @Inject
+    MeterRegistry metrics;
+
+    private double claimFailures() {
+        return metrics.get("hook.delivery.claim.failures").counter().count();
+    }
+
+    @Test
+    void anOutageIsAnsweredCountedAndWarnedOnceAndTheServiceComesBackByItself() {
+        String account = account();
+        intake(event(account, 1), 202);
+        awaitHooks(account, 1);
+
+        try (LogCapture warnings = LogCapture.of(DeliveryWorker.class.getName(), Level.INFO)) {
+            double before = claimFailures();
+            RelayedPostgresTestResource.relay.down();
+
+            given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(event(account, 2))
+                    .post("/internal/v1/events").then().statusCode(503).header("Retry-After", "5")
+                    .body("error_code", equalTo("DATABASE_UNAVAILABLE"))
+                    .body("error_message", containsString("the request changed nothing"));
+            await("three failed claims").atMost(BACKGROUND).until(() -> claimFailures() >= before + 3);
+            List<String> claimWarnings = warnings.messages().stream()
+                    .filter(m -> m.startsWith("Claiming due deliveries failed")).toList();
+            assertEquals(1, claimWarnings.size(), warnings.messages().toString());
+            assertTrue(claimWarnings.get(0).contains("hook_delivery_claim_failures_total"), claimWarnings.get(0));
+
+            RelayedPostgresTestResource.relay.open();
+            await("intake accepts again").atMost(BACKGROUND).until(() -> given().header("Authorization", INTERNAL)
+                    .contentType(ContentType.JSON).body(event(account, 2)).post("/internal/v1/events")
+                    .statusCode() == 202);
+            awaitHooks(account, 2);
+            await().atMost(BACKGROUND).until(() -> warnings.messages().contains("Claiming due deliveries works again"));
+        }
+    }
+}
