@@ -61,7 +61,7 @@ class DeliveryMeters {
         unattempted.increment();
     }
 
-    void claimFailed() {
-        claimFailures.increment();
+    Counter claimFailures() {
+        return claimFailures;
     }
 }

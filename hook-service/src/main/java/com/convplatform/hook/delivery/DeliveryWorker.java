@@ -23,6 +23,7 @@ import org.jboss.logging.MDC;
 import com.convplatform.hook.config.HookConfig;
 import com.convplatform.hook.delivery.DeliveryStore.Outcome;
 import com.convplatform.support.GroupCommit;
+import com.convplatform.support.RepeatedFailures;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.WarningPace;
 
@@ -67,9 +68,7 @@ public class DeliveryWorker {
     private final AtomicLong unattemptedSinceWarning = new AtomicLong();
     private final WarningPace unattemptedWarnings = new WarningPace(Duration.ofMinutes(1));
     /** A claim that fails is tried again every poll interval: its warning comes at most once a minute. */
-    private final WarningPace claimWarnings = new WarningPace(Duration.ofMinutes(1));
-    private int claimFailuresSinceWarning; // these two: the dispatcher's thread only
-    private boolean claimFailing;
+    private final RepeatedFailures claimFailures;
     private Drained drained;
 
     DeliveryWorker(DeliveryStore store, DeliveryAttempt attempt, DeliveryMeters meters, HookConfig config,
@@ -78,6 +77,7 @@ public class DeliveryWorker {
         this.attempt = attempt;
         this.meters = meters;
         this.held = meters.held();
+        this.claimFailures = new RepeatedFailures(LOG, "Claiming due deliveries", meters.claimFailures());
         this.config = config;
         this.tracing = tracing;
         this.schedule = schedule;
@@ -187,23 +187,10 @@ public class DeliveryWorker {
                     claimed.forEach(c -> senders.execute(() -> send(c)));
                     full = claimed.size() == want;
                     backlog |= full;
-                    if (claimFailing) {
-                        LOG.infof("Claiming due deliveries works again");
-                        claimFailing = false;
-                        claimFailuresSinceWarning = 0;
-                        claimWarnings.reset();
-                    }
+                    claimFailures.succeeded();
                 } catch (RuntimeException e) {
                     backlog = true;
-                    meters.claimFailed();
-                    claimFailing = true;
-                    claimFailuresSinceWarning++;
-                    if (claimWarnings.tryWarn()) {
-                        LOG.warnf(e, "Claiming due deliveries failed (%d times since the last such warning; at most one"
-                                + " a minute, hook_delivery_claim_failures_total counts them all); no hook is sent until"
-                                + " a claim works, tried every %s", claimFailuresSinceWarning, d.pollInterval());
-                        claimFailuresSinceWarning = 0;
-                    }
+                    claimFailures.failed(e, "no hook is sent until a claim works, tried every " + d.pollInterval());
                 }
             }
             try {
