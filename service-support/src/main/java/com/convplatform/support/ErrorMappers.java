@@ -177,12 +177,16 @@ public class ErrorMappers {
                 LOG.warn("Requests are refused 503 DATABASE_UNAVAILABLE: the database cannot be reached, or a lock is"
                         + " held past lock_timeout (this warning at most every 10 s)", e);
             }
-            return Response.fromResponse(error(503, "DATABASE_UNAVAILABLE", "The service cannot reach its database"
-                    + " just now; the request changed nothing. Send it again shortly")).header("Retry-After", 5)
-                    .build();
+            return api(databaseDown());
         }
         LOG.error("Unexpected failure", e);
         return error(500, "INTERNAL_ERROR", "The request could not be processed; it changed nothing");
+    }
+
+    /** The refusal of a request that found the database out of reach: it changed nothing and may be sent again. */
+    public static ApiException databaseDown() {
+        return new ApiException(503, "DATABASE_UNAVAILABLE", "The service cannot reach its database just now; the"
+                + " request changed nothing. Send it again shortly", 5);
     }
 
     /**
@@ -190,7 +194,7 @@ public class ErrorMappers {
      * refused connection (SQLState class 08), the server shutting sessions (57P), a lock not had within lock_timeout
      * (55P03), or no pooled connection within the pool's acquisition time-out.
      */
-    static boolean databaseUnavailable(Throwable e) {
+    public static boolean databaseUnavailable(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof java.sql.SQLException sql) {
                 String state = sql.getSQLState() == null ? "" : sql.getSQLState();

@@ -24,6 +24,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.convplatform.support.LocalTransaction;
+import com.convplatform.support.RepeatedFailures;
 import com.convplatform.support.Sha256;
 import com.convplatform.support.TimeOrderedIds;
 import com.convplatform.upload.config.UploadConfig;
@@ -68,12 +69,20 @@ public class Erasures {
     private final Duration secondPass;
     private final Duration retryAfter;
     private final Counter failedPasses;
+    private final RepeatedFailures failedChecks;
+    private final Duration checkInterval;
 
     public Erasures(DataSource dataSource, Clock clock, FileStore store, HookErasures hook, ObjectMapper json,
             UploadConfig config, MeterRegistry metrics) {
         this.failedPasses = Counter.builder("upload.erasure.pass.failures").description("Erasure passes that failed"
                 + " (hook-service, the store or the database); each is tried again after upload.erasure.retry-after")
                 .register(metrics);
+        this.failedChecks = new RepeatedFailures(LOG, "Looking for erasures to go on with", Counter.builder(
+                "upload.erasure.check.failures").description(
+                        "Looks for erasures due a pass that failed (the database"
+                                + " out of reach): their passes wait meanwhile")
+                .register(metrics));
+        this.checkInterval = config.erasure().checkInterval();
         this.secondPass = config.erasure().secondPassAfter();
         this.retryAfter = config.erasure().retryAfter();
         this.dataSource = dataSource;
@@ -201,19 +210,26 @@ public class Erasures {
     /** Erasures whose next pass at hook-service is due. */
     @Scheduled(every = "${upload.erasure.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void passes() {
-        List<String> due = LocalTransaction.run(dataSource, "Finding erasures to go on with", c -> {
-            List<String> ids = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("select id from erasure where next_pass_at <= ? order by"
-                    + " next_pass_at limit 100")) {
-                s.setObject(1, utc(clock.instant()));
-                try (ResultSet r = s.executeQuery()) {
-                    while (r.next()) {
-                        ids.add(r.getString(1));
+        List<String> due;
+        try {
+            due = LocalTransaction.run(dataSource, "Finding erasures to go on with", c -> {
+                List<String> ids = new ArrayList<>();
+                try (PreparedStatement s = c.prepareStatement("select id from erasure where next_pass_at <= ? order by"
+                        + " next_pass_at limit 100")) {
+                    s.setObject(1, utc(clock.instant()));
+                    try (ResultSet r = s.executeQuery()) {
+                        while (r.next()) {
+                            ids.add(r.getString(1));
+                        }
                     }
                 }
-            }
-            return ids;
-        });
+                return ids;
+            });
+            failedChecks.succeeded();
+        } catch (RuntimeException e) {
+            failedChecks.failed(e, "erasures due a pass wait until a look works, tried every " + checkInterval);
+            return;
+        }
         due.forEach(this::pass);
     }
 

@@ -18,6 +18,7 @@ import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import com.convplatform.support.RepeatedFailures;
 import com.convplatform.upload.config.UploadConfig;
 
 import io.micrometer.core.instrument.Counter;
@@ -52,6 +53,9 @@ public class OutboxSender {
     private final Counter failedCounter;
     private final Counter releasedOnShutdown;
     private final Duration shutdownGrace;
+    private final Duration pollInterval;
+    /** A poll that fails (the database out of reach) is tried again every poll interval: warned of once a minute. */
+    private final RepeatedFailures pollFailures;
     private final ArrayBlockingQueue<Claimed> direct = new ArrayBlockingQueue<>(4096); // committed, to hand on
     private volatile boolean running = true;
     private Thread directSender;
@@ -65,6 +69,12 @@ public class OutboxSender {
         this.outbox = outbox;
         this.poster = poster;
         this.shutdownGrace = config.hookService().shutdownGrace();
+        this.pollInterval = config.hookService().pollInterval();
+        this.pollFailures = new RepeatedFailures(LOG, "Polling the outbox",
+                Counter.builder("upload.outbox.poll.failures")
+                        .description(
+                                "Polls of the outbox that failed (the database out of reach): events wait meanwhile")
+                        .register(metrics));
         Gauge.builder("upload.outbox.pending", outbox::count)
                 .description("Logged messages not yet accepted by hook-service").register(metrics);
         this.sentCounter = Counter.builder("upload.handoff.sent").description("Events accepted by hook-service")
@@ -80,12 +90,15 @@ public class OutboxSender {
     void send() {
         polling.lock();
         try {
-            while (running) {
+            boolean more = true;
+            while (running && more) {
                 List<Claimed> batch = claim();
-                if (batch.isEmpty() || !deliver(batch)) {
-                    return;
-                }
+                more = !batch.isEmpty() && deliver(batch);
+                pollFailures.succeeded();
             }
+        } catch (RuntimeException e) {
+            pollFailures.failed(e, "the outbox's events (kept, none lost) wait until a poll works, tried every "
+                    + pollInterval);
         } finally {
             polling.unlock();
         }

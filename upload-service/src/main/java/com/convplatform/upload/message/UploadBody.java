@@ -7,11 +7,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 import com.convplatform.support.ApiError;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.BodyGuard;
+import com.convplatform.support.ErrorMappers;
 import com.convplatform.support.RequestIds;
+import com.convplatform.support.WarningPace;
 import com.convplatform.upload.auth.TokenIdentityProvider;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
 import com.convplatform.upload.config.UploadConfig;
@@ -50,11 +53,13 @@ public class UploadBody {
     private static final String REFUSED = "upload.refused";
     private static final String PASSED = "upload.form-read";
     private static final String TIMER = "upload.timer";
+    private static final Logger LOG = Logger.getLogger(UploadBody.class);
     private final UploadService uploads;
     private final UploadConfig config;
     private final UploadQuota quota;
     private final AtomicInteger bodies = new AtomicInteger();
     private final ConcurrentHashMap<String, Integer> bodiesByAccount = new ConcurrentHashMap<>();
+    private final WarningPace databaseDown = new WarningPace(java.time.Duration.ofSeconds(10));
 
     public UploadBody(UploadService uploads, UploadConfig config, UploadQuota quota) {
         this.uploads = uploads;
@@ -191,9 +196,16 @@ public class UploadBody {
         }
     }
 
-    private static ApiException quotaUnavailable(Throwable cause) {
-        org.jboss.logging.Logger.getLogger(UploadBody.class).errorf(cause, "An upload was refused: its account's quota"
-                + " could not be checked");
+    /** The database out of reach: the outage's own answer, warned of at most every 10 s; anything else, an error. */
+    private ApiException quotaUnavailable(Throwable cause) {
+        if (ErrorMappers.databaseUnavailable(cause)) {
+            if (databaseDown.tryWarn()) {
+                LOG.warn("Uploads are refused 503 DATABASE_UNAVAILABLE: their quota cannot be checked, the database is"
+                        + " out of reach (this warning at most every 10 s)", cause);
+            }
+            return ErrorMappers.databaseDown();
+        }
+        LOG.errorf(cause, "An upload was refused: its account's quota could not be checked");
         return new ApiException(503, "QUOTA_UNAVAILABLE", "The upload quota could not be checked; send this upload"
                 + " again shortly", 5);
     }

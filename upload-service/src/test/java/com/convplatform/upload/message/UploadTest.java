@@ -98,7 +98,7 @@ public class UploadTest {
                 .body("error_message", containsString(text));
     }
 
-    static long storedFiles() throws IOException {
+    public static long storedFiles() throws IOException {
         return filesIn(Paths.get("target/test-data/files"));
     }
 

@@ -1,0 +1,123 @@
+package com.convplatform.upload.handoff;
+
+import static com.convplatform.upload.message.UploadTest.PNG;
+import static com.convplatform.upload.message.UploadTest.authed;
+import static com.convplatform.upload.message.UploadTest.storedFiles;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.oneOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.testsupport.LogCapture;
+import com.convplatform.testsupport.RelayedPostgresTestResource;
+import com.convplatform.upload.PlatformStubsResource;
+import com.convplatform.upload.erasure.Erasures;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+
+/**
+ * PostgreSQL out of reach and back (test-support's relay between the service and its database, closing every
+ * connection and each new one): an upload is answered 503 DATABASE_UNAVAILABLE with Retry-After and leaves no file
+ * behind; the outbox poll (every 0.2 s here) and the look for erasures due a pass (every 0.5 s) count each failure and
+ * warn once, not an error and a stack trace per try, and nothing logs an error; once the database is back, an upload is
+ * accepted and handed on with no restart, and the log says that polling works again.
+ */
+@QuarkusTest
+@TestProfile(DatabaseOutageTest.Relayed.class)
+@QuarkusTestResource(PlatformStubsResource.class)
+class DatabaseOutageTest {
+    private static final Duration BACKGROUND = Duration.ofSeconds(30);
+
+    public static class Relayed implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            // a refused connection is answered within the second, not the pool's default 5 s
+            return Map.of("quarkus.datasource.jdbc.acquisition-timeout", "PT1S");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(RelayedPostgresTestResource.class));
+        }
+    }
+
+    @Inject
+    MeterRegistry metrics;
+
+    private double failures(String counter) {
+        return metrics.get(counter).counter().count();
+    }
+
+    @Test
+    void anOutageIsAnsweredCountedAndWarnedOnceAndTheServiceComesBackByItself() throws IOException {
+        given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
+                .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users").then()
+                .statusCode(oneOf(200, 201, 409));
+        handedOn(upload("before.png").statusCode(200));
+
+        try (LogCapture outbox = LogCapture.of(OutboxSender.class.getName(), Level.INFO);
+                LogCapture erasures = LogCapture.of(Erasures.class.getName(), Level.INFO);
+                LogCapture errors = LogCapture.errors()) {
+            double polls = failures("upload.outbox.poll.failures");
+            double looks = failures("upload.erasure.check.failures");
+            long files = storedFiles();
+            RelayedPostgresTestResource.relay.down();
+
+            upload("during.png").statusCode(503).header("Retry-After", "5").contentType(ContentType.JSON)
+                    .body("error_code", equalTo("DATABASE_UNAVAILABLE"))
+                    .body("error_message", containsString("the request changed nothing"));
+            assertEquals(files, storedFiles(), "the refused upload's file is not kept");
+            await("three failed polls and looks").atMost(BACKGROUND)
+                    .until(() -> failures("upload.outbox.poll.failures") >= polls + 3
+                            && failures("upload.erasure.check.failures") >= looks + 3);
+            assertOneWarning(outbox, "Polling the outbox failed", "upload_outbox_poll_failures_total");
+            assertOneWarning(erasures, "Looking for erasures to go on with failed",
+                    "upload_erasure_check_failures_total");
+            assertEquals(List.of(), errors.summaries(), "an outage is warned of, not logged as errors");
+
+            RelayedPostgresTestResource.relay.open();
+            await("uploads accepted again").atMost(BACKGROUND)
+                    .until(() -> upload("after.png").extract().statusCode() == 200);
+            await().atMost(BACKGROUND).until(() -> outbox.messages().contains("Polling the outbox works again")
+                    && erasures.messages().contains("Looking for erasures to go on with works again"));
+        }
+        await("the upload accepted after the outage is handed on").atMost(BACKGROUND)
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("/after.png")));
+    }
+
+    private static ValidatableResponse upload(String name) {
+        return authed().multiPart("auth_id", "user42").multiPart("business_id", "1001").multiPart("message_type", "1")
+                .multiPart("file", name, PNG, "image/png").post("/v1.0/log_file_from_user/").then();
+    }
+
+    private static void handedOn(ValidatableResponse accepted) {
+        String url = accepted.extract().path("file_url");
+        await().atMost(BACKGROUND).until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains(url)));
+    }
+
+    private static void assertOneWarning(LogCapture log, String start, String counter) {
+        List<String> warnings = log.messages().stream().filter(m -> m.startsWith(start)).toList();
+        assertEquals(1, warnings.size(), log.messages().toString());
+        assertTrue(warnings.get(0).contains(counter), warnings.get(0));
+    }
+}
