@@ -70,6 +70,8 @@ public class UploadConfigChecks {
                 "upload.revocations.refresh");
         checks.present("upload.hook-service.internal-api-key", config.hookService().internalApiKey(),
                 "hook-service refuses every hand-off (401), so no upload reaches a receiver");
+        checks.require(config.jwtLeeway() <= 300, "upload.jwt-leeway (" + config.jwtLeeway() + ") must be at most 300"
+                + " seconds: a token would be taken that long past its expiry", "upload.jwt-leeway");
         Duration refresh = config.jwksRefresh();
         checks.require(refresh.compareTo(Duration.ofSeconds(1)) >= 0,
                 "upload.jwks-refresh (" + refresh + ") must be at least 1 s", "upload.jwks-refresh");

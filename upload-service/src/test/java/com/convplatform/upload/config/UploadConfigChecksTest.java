@@ -88,6 +88,14 @@ class UploadConfigChecksTest {
     }
 
     @Test
+    void theTokenLeewayIsAClockSkewNotAnExtension() {
+        assertEquals(List.of("upload.jwt-leeway (3600) must be at most 300 seconds: a token would be taken that long"
+                + " past its expiry"), problems("upload.jwt-leeway", "3600"));
+        assertEquals(Set.of("upload.jwt-leeway"), keysNamed("upload.jwt-leeway", "301"));
+        assertEquals(List.of(), problems("upload.jwt-leeway", "300"));
+    }
+
+    @Test
     void theInternalKeyOfHookServiceIsSet() {
         String problem = INTERNAL_KEY + " is not set: hook-service refuses every hand-off (401), so no upload reaches"
                 + " a receiver";
