@@ -73,6 +73,10 @@ public class HookConfigChecks {
                         + " wait " + i + " (" + schedule.get(i - 1) + "); the waits must not get shorter", key);
             }
         }
+        Duration retried = schedule.stream().reduce(Duration.ZERO, Duration::plus);
+        checks.require(retried.compareTo(period) < 0, "hook.retention.period (" + period + ") must be longer than the"
+                + " waits of hook.delivery.retry-schedule together (" + retried + "): a delivery's first attempts would"
+                + " be dropped while it is still being retried", "hook.retention.period", key);
         String url = config.certificateUrl();
         String urlProblem = certificateUrlProblem(url);
         checks.require(urlProblem == null, "hook.certificate-url (" + url + ") would be refused by every receiver (spec"

@@ -92,12 +92,19 @@ class HookConfigChecksTest {
     }
 
     @Test
-    void retentionShorterThanADayOrRunLessThanDailyOrShorterThanTheDuplicateWindowIsRefused() {
+    void retentionShorterThanADayOrTheRetriesOrTheDuplicateWindowOrRunLessThanDailyIsRefused() {
         assertEquals(List.of("hook.retention.period (PT12H) must be at least P1D: history is kept and dropped a day at"
                 + " a time",
                 "hook.intake.duplicate-window (PT24H) must not be longer than hook.retention.period"
-                        + " (PT12H): the history it is checked against is kept no longer"),
+                        + " (PT12H): the history it is checked against is kept no longer",
+                "hook.retention.period (PT12H) must be longer than the waits of hook.delivery.retry-schedule together"
+                        + " (PT27H35M5S): a delivery's first attempts would be dropped while it is still being retried"),
                 problems("hook.retention.period", "PT12H"));
+        // a day's retention with the default schedule (27 h 35 min of waits) would drop the first attempts' records
+        assertEquals(List.of("hook.retention.period (PT24H) must be longer than the waits of"
+                + " hook.delivery.retry-schedule together (PT27H35M5S): a delivery's first attempts would be dropped"
+                + " while it is still being retried"), problems("hook.retention.period", "P1D"));
+        assertEquals(List.of(), problems("hook.retention.period", "P1D", "hook.delivery.retry-schedule", "PT5S,PT1H"));
         assertEquals(List.of("hook.retention.interval (PT48H) must be at most P1D: each run makes the next days'"
                 + " partitions, and rows of a day with none could not be written"),
                 problems("hook.retention.interval", "P2D"));
