@@ -3,15 +3,33 @@ package com.convplatform.testsupport;
 import java.io.IOException;
 import java.net.URI;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
  * A database of its own for a test profile, reached through a {@link TcpRelay} that the test turns into an outage
  * ({@link #relay}). Ordered after {@link PostgresTestResource}, so the service's data source is this one.
  */
 public class RelayedPostgresTestResource implements QuarkusTestResourceLifecycleManager {
+    /**
+     * The test profile of an outage test: this resource, and a pool that answers a refused connection within the
+     * second rather than after its default 5 s.
+     */
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.datasource.jdbc.acquisition-timeout", "PT1S");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(RelayedPostgresTestResource.class));
+        }
+    }
+
     /** The relay of the running test's service. */
     public static volatile TcpRelay relay;
     private PostgresTestResource.Database database;

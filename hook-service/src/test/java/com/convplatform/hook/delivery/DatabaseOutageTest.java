@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Map;
 import java.util.logging.Level;
 
 import jakarta.inject.Inject;
@@ -28,7 +27,6 @@ import com.convplatform.testsupport.RelayedPostgresTestResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 
@@ -39,22 +37,9 @@ import io.restassured.http.ContentType;
  * back, an event is accepted and delivered with no restart, and the log says claiming works again.
  */
 @QuarkusTest
-@TestProfile(DatabaseOutageTest.Relayed.class)
+@TestProfile(RelayedPostgresTestResource.Profile.class)
 @QuarkusTestResource(HookPlatformResource.class)
 class DatabaseOutageTest {
-    public static class Relayed implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // a refused connection is answered within the second, not the pool's default 5 s
-            return Map.of("quarkus.datasource.jdbc.acquisition-timeout", "PT1S");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(RelayedPostgresTestResource.class));
-        }
-    }
-
     @Inject
     MeterRegistry metrics;
 

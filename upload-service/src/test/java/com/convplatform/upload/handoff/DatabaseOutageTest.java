@@ -30,7 +30,6 @@ import com.convplatform.upload.erasure.Erasures;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
@@ -43,23 +42,10 @@ import io.restassured.response.ValidatableResponse;
  * accepted and handed on with no restart, and the log says that polling works again.
  */
 @QuarkusTest
-@TestProfile(DatabaseOutageTest.Relayed.class)
+@TestProfile(RelayedPostgresTestResource.Profile.class)
 @QuarkusTestResource(PlatformStubsResource.class)
 class DatabaseOutageTest {
     private static final Duration BACKGROUND = Duration.ofSeconds(30);
-
-    public static class Relayed implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // a refused connection is answered within the second, not the pool's default 5 s
-            return Map.of("quarkus.datasource.jdbc.acquisition-timeout", "PT1S");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(RelayedPostgresTestResource.class));
-        }
-    }
 
     @Inject
     MeterRegistry metrics;
