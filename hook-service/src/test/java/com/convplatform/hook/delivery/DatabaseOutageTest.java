@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.hook.HookPlatformResource;
 import com.convplatform.testsupport.LogCapture;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.RelayedPostgresTestResource;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,7 +35,8 @@ import io.restassured.http.ContentType;
 /**
  * PostgreSQL out of reach and back (test-support's relay between the service and its database, closing every
  * connection and each new one): intake answers 503 DATABASE_UNAVAILABLE with Retry-After, so the sender retries; the
- * claim loop, tried every poll interval, counts each failure and warns once (not once a poll); once the database is
+ * claim loop, tried every poll interval, counts each failure and warns once (not once a poll), and a scrape shows the
+ * queue's last sampled gauges; once the database is
  * back, an event is accepted and delivered with no restart, and the log says claiming works again.
  */
 @QuarkusTest
@@ -55,6 +58,8 @@ class DatabaseOutageTest {
 
         try (LogCapture warnings = LogCapture.of(DeliveryWorker.class.getName(), Level.INFO)) {
             double before = claimFailures();
+            await("the queue's gauges sampled").atMost(BACKGROUND)
+                    .until(() -> !Double.isNaN(ManagementInterface.metric("hook_queue_depth", "")));
             RelayedPostgresTestResource.relay.down();
 
             given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(event(account, 2))
@@ -66,6 +71,10 @@ class DatabaseOutageTest {
                     .filter(m -> m.startsWith("Claiming due deliveries failed")).toList();
             assertEquals(1, claimWarnings.size(), warnings.messages().toString());
             assertTrue(claimWarnings.get(0).contains("hook_delivery_claim_failures_total"), claimWarnings.get(0));
+            // a scrape reads no database: the queue's gauges show their last sample, not NaN from a failed read
+            assertFalse(Double.isNaN(ManagementInterface.metric("hook_queue_depth", "")));
+            assertFalse(Double.isNaN(ManagementInterface.metric("hook_endpoints_disabled", "")));
+            assertTrue(ManagementInterface.metric("hook_delivery_claim_failures_total", "") >= before + 3);
 
             RelayedPostgresTestResource.relay.open();
             await("intake accepts again").atMost(BACKGROUND).until(() -> given().header("Authorization", INTERNAL)

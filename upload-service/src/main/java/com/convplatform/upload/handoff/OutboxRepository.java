@@ -160,17 +160,6 @@ public class OutboxRepository {
         return queue.releaseOwned(dataSource, clock.instant());
     }
 
-    /** The events not yet accepted by hook-service. */
-    long count() {
-        return LocalTransaction.run(dataSource, "Counting the outbox", c -> {
-            try (PreparedStatement s = c.prepareStatement("select count(*) from hook_outbox");
-                    ResultSet r = s.executeQuery()) {
-                r.next();
-                return r.getLong(1);
-            }
-        });
-    }
-
     /** How many events wait, and when the oldest one's message was logged (null when none). */
     public record Oldest(long count, Instant since) {
         /** How long the oldest has waited at {@code now}; zero when none waits. */

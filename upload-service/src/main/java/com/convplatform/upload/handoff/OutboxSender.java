@@ -22,7 +22,6 @@ import com.convplatform.support.RepeatedFailures;
 import com.convplatform.upload.config.UploadConfig;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -75,8 +74,6 @@ public class OutboxSender {
                         .description(
                                 "Polls of the outbox that failed (the database out of reach): events wait meanwhile")
                         .register(metrics));
-        Gauge.builder("upload.outbox.pending", outbox::count)
-                .description("Logged messages not yet accepted by hook-service").register(metrics);
         this.sentCounter = Counter.builder("upload.handoff.sent").description("Events accepted by hook-service")
                 .register(metrics);
         this.failedCounter = Counter.builder("upload.handoff.failed")

@@ -27,15 +27,23 @@ public class OutboxWatch {
     private final Duration stuckAfter;
     private final WarningPace warnings = new WarningPace(Duration.ofMinutes(1));
     private boolean stuck;
+    private volatile OutboxRepository.Oldest sample;
 
     public OutboxWatch(OutboxRepository outbox, Clock clock, UploadConfig config, MeterRegistry metrics) {
         this.outbox = outbox;
         this.clock = clock;
         this.stuckAfter = config.outbox().stuckAfter();
+        // sampled by each check, never read at a scrape: with the database out of reach a scrape would wait the pool's
+        // acquisition time-out per gauge, past Prometheus' scrape time-out, and hide the counters that show the outage;
+        // a failed check keeps the last sample, so the oldest event's wait goes on rising
+        Gauge.builder("upload.outbox.pending", this, w -> w.sample == null ? Double.NaN : w.sample.count())
+                .description("Logged messages not yet accepted by hook-service (sampled every"
+                        + " upload.outbox.check-interval)")
+                .register(metrics);
         Gauge.builder("upload.outbox.oldest.age", this,
-                w -> w.outbox.oldest().age(w.clock.instant()).toMillis() / 1000.0)
+                w -> w.sample == null ? Double.NaN : w.sample.age(w.clock.instant()).toMillis() / 1000.0)
                 .baseUnit("seconds").description("How long the oldest event not yet accepted by hook-service has"
-                        + " waited (0: the outbox is empty)")
+                        + " waited (0: the outbox is empty; sampled every upload.outbox.check-interval)")
                 .register(metrics);
     }
 
@@ -45,6 +53,7 @@ public class OutboxWatch {
         OutboxRepository.Oldest oldest;
         try {
             oldest = outbox.oldest();
+            sample = oldest;
         } catch (RuntimeException e) {
             LOG.debugf("Outbox not checked: %s", e.getMessage()); // a database outage: readiness reports it
             return;

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.oneOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
 import com.convplatform.testsupport.LogCapture;
+import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.RelayedPostgresTestResource;
 import com.convplatform.upload.PlatformStubsResource;
 import com.convplatform.upload.erasure.Erasures;
@@ -38,7 +40,8 @@ import io.restassured.response.ValidatableResponse;
  * PostgreSQL out of reach and back (test-support's relay between the service and its database, closing every
  * connection and each new one): an upload is answered 503 DATABASE_UNAVAILABLE with Retry-After and leaves no file
  * behind; the outbox poll (every 0.2 s here) and the look for erasures due a pass (every 0.5 s) count each failure and
- * warn once, not an error and a stack trace per try, and nothing logs an error; once the database is back, an upload is
+ * warn once, not an error and a stack trace per try, nothing logs an error, and a scrape shows the outbox's last
+ * sampled gauges; once the database is back, an upload is
  * accepted and handed on with no restart, and the log says that polling works again.
  */
 @QuarkusTest
@@ -80,6 +83,11 @@ class DatabaseOutageTest {
             assertOneWarning(erasures, "Looking for erasures to go on with failed",
                     "upload_erasure_check_failures_total");
             assertEquals(List.of(), errors.summaries(), "an outage is warned of, not logged as errors");
+            // a scrape reads no database: the outbox's gauges show their last sample, not NaN from a failed read
+            // (which, at the pool's 5 s acquisition time-out per gauge, would also outlast Prometheus' scrape)
+            assertFalse(Double.isNaN(ManagementInterface.metric("upload_outbox_pending", "")));
+            assertFalse(Double.isNaN(ManagementInterface.metric("upload_outbox_oldest_age_seconds", "")));
+            assertTrue(ManagementInterface.metric("upload_outbox_poll_failures_total", "") >= 3);
 
             RelayedPostgresTestResource.relay.open();
             await("uploads accepted again").atMost(BACKGROUND)
