@@ -107,6 +107,11 @@ done
 wait_for "$MANAGEMENT_OPS_PORT" management_rate_limited_total
 
 # One line per sample name and service, as metrics.txt holds them.
+# The JVM's GC meters (jvm_gc_pause_seconds) appear with its first collection, which a short run may not have had yet:
+# one now in each service, so that the comparison does not depend on the heap's luck
+if command -v jcmd > /dev/null; then
+  while read -r pid; do jcmd "$pid" GC.run > /dev/null 2>&1 || true; done < "$TMP/data/pids"
+fi
 for svc in "management-service:$MANAGEMENT_OPS_PORT" "hook-service:$HOOK_OPS_PORT" "upload-service:$UPLOAD_OPS_PORT"; do
   metrics "${svc##*:}" > "$TMP/${svc%%:*}.txt"
   if [ -n "${SCRAPE_SAVE:-}" ]; then mkdir -p "$SCRAPE_SAVE" && cp "$TMP/${svc%%:*}.txt" "$SCRAPE_SAVE/"; fi
