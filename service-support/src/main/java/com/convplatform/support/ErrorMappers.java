@@ -40,6 +40,7 @@ import io.vertx.core.http.HttpServerRequest;
  */
 public class ErrorMappers {
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
+    private static final WarningPace DATABASE_DOWN = new WarningPace(Duration.ofSeconds(10));
     /** A constraint message that names its code: {@code "INVALID_FQDN: fqdn must be ..."}. */
     private static final Pattern CODED = Pattern.compile("([A-Z][A-Z0-9_]+): (.+)", Pattern.DOTALL);
 
@@ -53,7 +54,6 @@ public class ErrorMappers {
     private final WrongService elsewhere;
     private final MeterRegistry metrics;
     private final WarningPace refusedKeys = new WarningPace(Duration.ofMinutes(1));
-    private final WarningPace databaseDown = new WarningPace(Duration.ofSeconds(10));
 
     public ErrorMappers(ApiKeys keys, AllowedMethods allowed, WrongService elsewhere, MeterRegistry metrics) {
         this.keys = keys;
@@ -173,18 +173,22 @@ public class ErrorMappers {
             }
         }
         if (databaseUnavailable(e)) {
-            if (databaseDown.tryWarn()) {
-                LOG.warn("Requests are refused 503 DATABASE_UNAVAILABLE: the database cannot be reached, or a lock is"
-                        + " held past lock_timeout (this warning at most every 10 s)", e);
-            }
-            return api(databaseDown());
+            return api(databaseDown(e));
         }
         LOG.error("Unexpected failure", e);
         return error(500, "INTERNAL_ERROR", "The request could not be processed; it changed nothing");
     }
 
-    /** The refusal of a request that found the database out of reach: it changed nothing and may be sent again. */
-    public static ApiException databaseDown() {
+    /**
+     * The refusal of a request that found the database out of reach ({@link #databaseUnavailable}): it changed nothing
+     * and may be sent again. Warned of at most every 10 s, whichever path refused it (these mappers, or a route of a
+     * service's own).
+     */
+    public static ApiException databaseDown(Throwable cause) {
+        if (DATABASE_DOWN.tryWarn()) {
+            LOG.warn("Requests are refused 503 DATABASE_UNAVAILABLE: the database cannot be reached, or a lock is held"
+                    + " past lock_timeout (this warning at most every 10 s)", cause);
+        }
         return new ApiException(503, "DATABASE_UNAVAILABLE", "The service cannot reach its database just now; the"
                 + " request changed nothing. Send it again shortly", 5);
     }

@@ -212,25 +212,30 @@ public class Erasures {
     void passes() {
         List<String> due;
         try {
-            due = LocalTransaction.run(dataSource, "Finding erasures to go on with", c -> {
-                List<String> ids = new ArrayList<>();
-                try (PreparedStatement s = c.prepareStatement("select id from erasure where next_pass_at <= ? order by"
-                        + " next_pass_at limit 100")) {
-                    s.setObject(1, utc(clock.instant()));
-                    try (ResultSet r = s.executeQuery()) {
-                        while (r.next()) {
-                            ids.add(r.getString(1));
-                        }
-                    }
-                }
-                return ids;
-            });
+            due = due();
             failedChecks.succeeded();
         } catch (RuntimeException e) {
             failedChecks.failed(e, "erasures due a pass wait until a look works, tried every " + checkInterval);
             return;
         }
         due.forEach(this::pass);
+    }
+
+    /** The ids of up to 100 erasures whose next pass is due, the longest due first. */
+    private List<String> due() {
+        return LocalTransaction.run(dataSource, "Finding erasures to go on with", c -> {
+            List<String> ids = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("select id from erasure where next_pass_at <= ? order by"
+                    + " next_pass_at limit 100")) {
+                s.setObject(1, utc(clock.instant()));
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        ids.add(r.getString(1));
+                    }
+                }
+            }
+            return ids;
+        });
     }
 
     /**

@@ -14,7 +14,6 @@ import com.convplatform.support.ApiException;
 import com.convplatform.support.BodyGuard;
 import com.convplatform.support.ErrorMappers;
 import com.convplatform.support.RequestIds;
-import com.convplatform.support.WarningPace;
 import com.convplatform.upload.auth.TokenIdentityProvider;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
 import com.convplatform.upload.config.UploadConfig;
@@ -59,7 +58,6 @@ public class UploadBody {
     private final UploadQuota quota;
     private final AtomicInteger bodies = new AtomicInteger();
     private final ConcurrentHashMap<String, Integer> bodiesByAccount = new ConcurrentHashMap<>();
-    private final WarningPace databaseDown = new WarningPace(java.time.Duration.ofSeconds(10));
 
     public UploadBody(UploadService uploads, UploadConfig config, UploadQuota quota) {
         this.uploads = uploads;
@@ -196,14 +194,10 @@ public class UploadBody {
         }
     }
 
-    /** The database out of reach: the outage's own answer, warned of at most every 10 s; anything else, an error. */
+    /** The database out of reach: the outage's own answer (ErrorMappers'); anything else, an error. */
     private ApiException quotaUnavailable(Throwable cause) {
         if (ErrorMappers.databaseUnavailable(cause)) {
-            if (databaseDown.tryWarn()) {
-                LOG.warn("Uploads are refused 503 DATABASE_UNAVAILABLE: their quota cannot be checked, the database is"
-                        + " out of reach (this warning at most every 10 s)", cause);
-            }
-            return ErrorMappers.databaseDown();
+            return ErrorMappers.databaseDown(cause);
         }
         LOG.errorf(cause, "An upload was refused: its account's quota could not be checked");
         return new ApiException(503, "QUOTA_UNAVAILABLE", "The upload quota could not be checked; send this upload"
