@@ -156,12 +156,16 @@ public class ErrorMappers {
         };
     }
 
-    /** A commit whose connection was lost: it may have taken effect, so the answer must not say it changed nothing. */
+    /**
+     * A commit whose connection was lost, or that passed the commit deadline on its way: it may have taken effect, so
+     * the answer must not say it changed nothing.
+     */
     @ServerExceptionMapper
     public Response outcomeUnknown(LocalTransaction.OutcomeUnknown e) {
         LOG.error("A request's commit may or may not have happened", e);
-        return Response.fromResponse(error(503, "OUTCOME_UNKNOWN", "The connection to the database was lost while"
-                + " this request was being committed: it may have taken effect. Check before sending it again"))
+        return Response.fromResponse(error(503, "OUTCOME_UNKNOWN", "The database did not confirm this request's"
+                + " commit (the connection was lost, or it did not answer within the commit deadline): it may have"
+                + " taken effect. Check before sending it again"))
                 .header("Retry-After", 5).build();
     }
 
@@ -196,10 +200,14 @@ public class ErrorMappers {
     /**
      * A failure that says the database is out of reach for now, not that the request or the service is wrong: a lost or
      * refused connection (SQLState class 08), the server shutting sessions (57P), a lock not had within lock_timeout
-     * (55P03), or no pooled connection within the pool's acquisition time-out.
+     * (55P03), no pooled connection within the pool's acquisition time-out, or a write withdrawn unwritten after it
+     * waited past its deadline behind a commit the database did not answer ({@link GroupCommit.NotWritten}).
      */
     public static boolean databaseUnavailable(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof GroupCommit.NotWritten) {
+                return true;
+            }
             if (cause instanceof java.sql.SQLException sql) {
                 String state = sql.getSQLState() == null ? "" : sql.getSQLState();
                 if (state.startsWith("08") || state.startsWith("57P") || state.equals("55P03")

@@ -1,5 +1,6 @@
 package com.convplatform.support;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,29 +20,66 @@ import org.jboss.logging.Logger;
  * item (or a conflict with another replica) fails only its own caller, with its own exception; but not when the
  * batch's commit may have happened ({@link LocalTransaction.OutcomeUnknown}): every item then fails with that, since
  * writing them again could write them twice.
+ * <p>
+ * With a deadline, no caller waits longer than it: a database that stops answering (a network partition holds a
+ * statement until the kernel gives up on the connection, which can take hours) would otherwise hold every caller, and
+ * every request behind it, unanswered. Items of the batch that is being written fail with {@link
+ * LocalTransaction.OutcomeUnknown} (the batch may still commit once the database answers); items still queued behind
+ * it are withdrawn and fail with {@link NotWritten} (they are never written). A watch thread checks every tenth of the
+ * deadline (at most every second) and warns at most every 10 s.
  */
 public final class GroupCommit<T, R> implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(GroupCommit.class);
 
-    private record Pending<T, R>(T item, CompletableFuture<R> result) {
+    private record Pending<T, R>(T item, CompletableFuture<R> result, long queuedAt) {
+    }
+
+    /** The item was withdrawn unwritten: it waited past the deadline behind a batch the database did not answer. */
+    public static final class NotWritten extends IllegalStateException {
+        NotWritten(String message) {
+            super(message);
+        }
     }
 
     private final LinkedBlockingQueue<Pending<T, R>> queue = new LinkedBlockingQueue<>();
     private final Function<List<T>, List<R>> batch;
     private final int maxBatch;
     private final Thread writer;
+    private final String name;
+    private final Duration deadline;
+    private final WarningPace pace = new WarningPace(Duration.ofSeconds(10));
+    /** The batch being written and since when (nanoTime), published as one; watched only with a deadline. */
+    private record Writing<T, R>(List<Pending<T, R>> items, long since) {
+    }
+
+    private volatile Writing<T, R> writing = new Writing<>(List.of(), 0);
     private volatile boolean open = true;
 
-    /** {@code batch} writes the items in one transaction and returns one result per item, in order. */
+    /** {@code batch} writes the items in one transaction and returns one result per item, in order. No deadline. */
     public GroupCommit(String name, int maxBatch, Function<List<T>, List<R>> batch) {
+        this(name, maxBatch, null, batch);
+    }
+
+    /** As above; no caller waits longer than {@code deadline} (null: no deadline). */
+    public GroupCommit(String name, int maxBatch, Duration deadline, Function<List<T>, List<R>> batch) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1");
         }
+        if (deadline != null && (deadline.isNegative() || deadline.isZero())) {
+            throw new IllegalArgumentException("the deadline must be longer than zero");
+        }
         this.batch = batch;
         this.maxBatch = maxBatch;
+        this.name = name;
+        this.deadline = deadline;
         this.writer = new Thread(this::run, name);
         writer.setDaemon(true);
         writer.start();
+        if (deadline != null) {
+            Thread watch = new Thread(this::watch, name + "-deadline");
+            watch.setDaemon(true);
+            watch.start();
+        }
     }
 
     /** A group commit of writes that have no result of their own ({@link #submit} returns null). */
@@ -76,10 +114,11 @@ public final class GroupCommit<T, R> implements AutoCloseable {
         }
         List<CompletableFuture<R>> out = new ArrayList<>(items.size());
         List<Pending<T, R>> pending = new ArrayList<>(items.size());
+        long now = System.nanoTime();
         for (T item : items) {
             CompletableFuture<R> f = new CompletableFuture<>();
             out.add(f);
-            pending.add(new Pending<>(item, f));
+            pending.add(new Pending<>(item, f, now));
         }
         queue.addAll(pending);
         if (!open) {
@@ -118,6 +157,9 @@ public final class GroupCommit<T, R> implements AutoCloseable {
                 }
                 taken.add(first);
                 queue.drainTo(taken, maxBatch - 1);
+                if (deadline != null) {
+                    writing = new Writing<>(List.copyOf(taken), System.nanoTime());
+                }
                 write(taken);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -128,9 +170,50 @@ public final class GroupCommit<T, R> implements AutoCloseable {
                 taken.forEach(p -> p.result.completeExceptionally(t));
             } finally {
                 taken.clear();
+                if (deadline != null) {
+                    writing = new Writing<>(List.of(), 0);
+                }
             }
         }
         drainAlone();
+    }
+
+    /** Fails the callers that have waited past the deadline (the class comment), until the writer has stopped. */
+    private void watch() {
+        long deadlineNanos = deadline.toNanos();
+        long tick = Math.max(10, Math.min(1000, deadline.toMillis() / 10));
+        while (writer.isAlive()) {
+            try {
+                Thread.sleep(tick);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            int unknown = 0;
+            Writing<T, R> current = writing;
+            if (now - current.since > deadlineNanos) {
+                for (Pending<T, R> p : current.items) {
+                    if (p.result.completeExceptionally(new LocalTransaction.OutcomeUnknown(name + ": the database did"
+                            + " not answer this item's commit within " + deadline + "; it may have been committed"))) {
+                        unknown++;
+                    }
+                }
+            }
+            int withdrawn = 0;
+            Pending<T, R> head;
+            while ((head = queue.peek()) != null && now - head.queuedAt > deadlineNanos) {
+                if (queue.remove(head)) {
+                    head.result.completeExceptionally(new NotWritten(name + ": waited " + deadline + " behind a"
+                            + " commit the database did not answer; not written"));
+                    withdrawn++;
+                }
+            }
+            if ((unknown > 0 || withdrawn > 0) && pace.tryWarn()) {
+                LOG.warnf("%s: the database has not answered a commit for %s (platform.database.commit-deadline):"
+                        + " %d callers were answered that theirs may have happened, %d that theirs did not (this"
+                        + " warning at most every 10 s)", name, deadline, unknown, withdrawn);
+            }
+        }
     }
 
     private void write(List<Pending<T, R>> taken) {

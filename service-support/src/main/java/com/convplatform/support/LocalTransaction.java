@@ -22,7 +22,8 @@ public final class LocalTransaction {
     }
 
     /**
-     * The connection was lost while the commit was on its way: the database may have committed or not. Whoever holds
+     * The connection was lost while the commit was on its way, or the database did not answer it within the commit
+     * deadline ({@link GroupCommit}): the database may have committed or not. Whoever holds
      * the work must not write it again as if it had not been (it would be there twice), nor undo what it did outside
      * the database as if it had been rolled back.
      */
@@ -30,6 +31,10 @@ public final class LocalTransaction {
         OutcomeUnknown(String what, SQLException cause) {
             super(what + ": the connection to the database was lost during the commit; it may have been committed",
                     cause);
+        }
+
+        OutcomeUnknown(String message) {
+            super(message);
         }
     }
 

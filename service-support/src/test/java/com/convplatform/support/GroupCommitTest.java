@@ -1,9 +1,11 @@
 package com.convplatform.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -198,5 +200,38 @@ class GroupCommitTest {
         assertTrue(queued.isCompletedExceptionally());
         assertThrows(ExecutionException.class, queued::get);
         assertEquals(List.of(7), written);
+    }
+
+    @Test
+    void pastTheDeadlineTheBatchBeingWrittenMayHaveHappenedAndTheItemsQueuedBehindItAreWithdrawn() throws Exception {
+        FirstBatchHeld<Integer, Integer> batch = new FirstBatchHeld<>(items -> items);
+        try (GroupCommit<Integer, Integer> commit = new GroupCommit<>("test-writer", 8, Duration.ofMillis(300),
+                batch)) {
+            CompletableFuture<Integer> held = commit.queue(0);
+            assertTrue(batch.started.await(5, TimeUnit.SECONDS));
+            CompletableFuture<Integer> behind = commit.queue(1);
+            CompletableFuture<Integer> alsoBehind = commit.queue(2);
+
+            ExecutionException unknown = assertThrows(ExecutionException.class, () -> held.get(5, TimeUnit.SECONDS));
+            assertInstanceOf(LocalTransaction.OutcomeUnknown.class, unknown.getCause());
+            assertTrue(unknown.getCause().getMessage().contains("may have been committed"), unknown.getMessage());
+            for (CompletableFuture<Integer> f : List.of(behind, alsoBehind)) {
+                ExecutionException withdrawn = assertThrows(ExecutionException.class, () -> f.get(5, TimeUnit.SECONDS));
+                assertInstanceOf(GroupCommit.NotWritten.class, withdrawn.getCause());
+                assertTrue(ErrorMappers.databaseUnavailable(withdrawn.getCause()), "answered as an outage");
+            }
+            assertEquals(0, commit.queued(), "the withdrawn items left the queue");
+
+            batch.release.countDown();
+            assertEquals(3, commit.submit(3), "once the database answers, writes go on");
+        }
+        assertEquals(List.of(List.of(0), List.of(3)), batch.calls, "the withdrawn items were never written");
+    }
+
+    @Test
+    void aDeadlineOfZeroIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new GroupCommit<Integer, Integer>("test-writer", 8, Duration.ZERO, items -> items));
+        assertEquals("the deadline must be longer than zero", e.getMessage());
     }
 }

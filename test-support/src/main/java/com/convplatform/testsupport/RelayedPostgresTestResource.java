@@ -15,13 +15,14 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  */
 public class RelayedPostgresTestResource implements QuarkusTestResourceLifecycleManager {
     /**
-     * The test profile of an outage test: this resource, and a pool that answers a refused connection within the
-     * second rather than after its default 5 s.
+     * The test profile of an outage test: this resource, a pool that answers a refused connection within the second
+     * rather than after its default 5 s, and a commit deadline of 3 s rather than 35 s.
      */
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.datasource.jdbc.acquisition-timeout", "PT1S");
+            return Map.of("quarkus.datasource.jdbc.acquisition-timeout", "PT1S", "platform.database.commit-deadline",
+                    "PT3S");
         }
 
         @Override

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.security.RolesAllowed;
@@ -36,8 +37,10 @@ import com.convplatform.api.intake.IntakeResult;
 import com.convplatform.hook.delivery.DeliveryWorker;
 import com.convplatform.hook.delivery.IntakeRepository;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.CommitDeadline;
 import com.convplatform.support.ErrorMappers;
 import com.convplatform.support.GroupCommit;
+import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.RequestIds;
 import com.convplatform.support.Roles;
 import com.convplatform.support.TraceContexts;
@@ -68,12 +71,13 @@ public class IntakeResource {
     private final Validator validator;
     private final GroupCommit<IntakeRepository.Valid, IntakeRepository.Accepted> writer;
 
-    public IntakeResource(IntakeRepository intake, DeliveryWorker worker, ObjectMapper json, Validator validator) {
+    public IntakeResource(IntakeRepository intake, DeliveryWorker worker, ObjectMapper json, Validator validator,
+            CommitDeadline deadline) {
         this.json = json;
         this.hookBody = hookBody(json);
         this.validator = validator;
         // Events that arrive while a transaction is being written go in the next one together (group commit).
-        this.writer = new GroupCommit<>("hook-intake-writer", 64, events -> {
+        this.writer = new GroupCommit<>("hook-intake-writer", 64, deadline.get(), events -> {
             List<IntakeRepository.Accepted> stored = intake.acceptAll(events);
             worker.wake();
             return stored;
@@ -222,6 +226,25 @@ public class IntakeResource {
         List<CompletableFuture<IntakeRepository.Accepted>> futures = writer.submitAll(valid);
         return Uni.createFrom().completionStage(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)))
                 .emitOn(task -> context.runOnContext(v -> task.run()))
+                .onFailure().transform(failure -> mayHaveHappened(futures, failure))
                 .map(done -> futures.stream().map(CompletableFuture::join).toList());
+    }
+
+    /**
+     * A batch's events that failed differently (past the commit deadline, some on their way, some withdrawn) are
+     * answered by the one that may have changed something: OUTCOME_UNKNOWN, never "changed nothing".
+     */
+    private static Throwable mayHaveHappened(List<CompletableFuture<IntakeRepository.Accepted>> futures,
+            Throwable failure) {
+        for (CompletableFuture<IntakeRepository.Accepted> f : futures) {
+            try {
+                f.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof LocalTransaction.OutcomeUnknown unknown) {
+                    return unknown;
+                }
+            }
+        }
+        return failure;
     }
 }

@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 
 import jakarta.inject.Inject;
@@ -22,6 +23,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.hook.HookPlatformResource;
+import com.convplatform.support.GroupCommit;
 import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.RelayedPostgresTestResource;
@@ -31,6 +33,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
 
 /**
  * PostgreSQL out of reach and back (test-support's relay between the service and its database, closing every
@@ -83,5 +86,42 @@ class DatabaseOutageTest {
             awaitHooks(account, 2);
             await().atMost(BACKGROUND).until(() -> warnings.messages().contains("Claiming due deliveries works again"));
         }
+    }
+
+    private static ValidatableResponse post(Map<String, Object> event) {
+        return given().header("Authorization", INTERNAL).contentType(ContentType.JSON).body(event)
+                .post("/internal/v1/events").then();
+    }
+
+    /**
+     * A database that stops answering (a partition: the relay holds every byte and closes nothing) holds no request
+     * past the commit deadline (3 s in this profile): the event whose commit was on its way is answered OUTCOME_UNKNOWN
+     * (it is in fact stored once the database answers), the one queued behind it DATABASE_UNAVAILABLE (never stored).
+     */
+    @Test
+    void aDatabaseThatStopsAnsweringHoldsNoRequestPastTheCommitDeadline() {
+        String account = account();
+        intake(event(account, 1), 202);
+        try (LogCapture warnings = LogCapture.of(GroupCommit.class.getName(), Level.INFO)) {
+            RelayedPostgresTestResource.relay.freeze();
+            try {
+                post(event(account, 2)).statusCode(503).header("Retry-After", "5")
+                        .body("error_code", equalTo("OUTCOME_UNKNOWN"))
+                        .body("error_message", containsString("it may have taken effect"));
+                // the writer still waits on that commit, so this event queues behind it and is withdrawn
+                post(event(account, 3)).statusCode(503).header("Retry-After", "5")
+                        .body("error_code", equalTo("DATABASE_UNAVAILABLE"))
+                        .body("error_message", containsString("the request changed nothing"));
+                assertTrue(warnings.messages().stream().anyMatch(m -> m.contains("platform.database.commit-deadline")),
+                        warnings.messages().toString());
+            } finally {
+                RelayedPostgresTestResource.relay.open();
+            }
+        }
+        await("the held commit ends").atMost(BACKGROUND)
+                .until(() -> post(event(account, 2)).extract().statusCode() == 200);
+        post(event(account, 2)).statusCode(200).body("duplicate", equalTo(true));
+        post(event(account, 3)).statusCode(202);
+        awaitHooks(account, 3);
     }
 }

@@ -13,6 +13,7 @@ import com.convplatform.support.ApiError;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.BodyGuard;
 import com.convplatform.support.ErrorMappers;
+import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenIdentityProvider;
 import com.convplatform.upload.auth.TokenIdentityProvider.Caller;
@@ -196,7 +197,8 @@ public class UploadBody {
 
     /** The database out of reach: the outage's own answer (ErrorMappers'); anything else, an error. */
     private ApiException quotaUnavailable(Throwable cause) {
-        if (ErrorMappers.databaseUnavailable(cause)) {
+        // past the commit deadline on its way (OutcomeUnknown): the upload was not read; at most its reservation counts
+        if (ErrorMappers.databaseUnavailable(cause) || cause instanceof LocalTransaction.OutcomeUnknown) {
             return ErrorMappers.databaseDown(cause);
         }
         LOG.errorf(cause, "An upload was refused: its account's quota could not be checked");

@@ -74,8 +74,9 @@ public class UploadResource {
     @APIResponse(responseCode = "503", description = "TOO_MANY_UPLOADS: as many bodies as the service reads at once"
             + " (upload.max-concurrent-bodies, 256) are arriving; DATABASE_UNAVAILABLE: the database is out of reach,"
             + " nothing changed; QUOTA_UNAVAILABLE: the account's quota could not be checked; send it again after"
-            + " Retry-After seconds; OUTCOME_UNKNOWN: the database connection was lost while the"
-            + " upload was being recorded, it may have been logged")
+            + " Retry-After seconds; OUTCOME_UNKNOWN: the database did not confirm the upload's"
+            + " record (the connection was lost, or no answer within platform.database.commit-deadline), it may"
+            + " have been logged")
     @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: The file is larger than the limit of 10 MiB"
             + " (10,485,760 bytes, upload.max-file-bytes); a body over 11 MiB (upload.max-request-bytes: that limit"
             + " with room for the form's other fields) gets the same answer, before its file is read")

@@ -17,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.convplatform.api.intake.FileMessage;
 import com.convplatform.api.intake.IntakeEvent;
 import com.convplatform.support.ApiException;
+import com.convplatform.support.CommitDeadline;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.TraceContexts;
@@ -66,11 +67,13 @@ public class UploadService {
     private final Counter imageUploads;
     private final Counter documentUploads;
     private final Counter bytesStored;
+    private final CommitDeadline deadline;
     private GroupCommit<ToRecord, Claimed> writer;
 
     UploadService(UploadConfig config, UploadChecks checks, MessageRepository messages, FileStore store, Clock clock,
-            MeterRegistry metrics, OutboxSender handOff, ObjectMapper json) {
+            MeterRegistry metrics, OutboxSender handOff, ObjectMapper json, CommitDeadline deadline) {
         this.config = config;
+        this.deadline = deadline;
         this.checks = checks;
         this.messages = messages;
         this.handOff = handOff;
@@ -85,7 +88,7 @@ public class UploadService {
 
     @PostConstruct
     void startWriter() {
-        writer = new GroupCommit<>("upload-message-writer", 64,
+        writer = new GroupCommit<>("upload-message-writer", 64, deadline.get(),
                 uploads -> messages.recordAll(uploads, (u, messageId, at) -> event(json, u, messageId, at)));
     }
 

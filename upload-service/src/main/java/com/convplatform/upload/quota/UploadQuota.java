@@ -26,6 +26,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.convplatform.support.ApiException;
+import com.convplatform.support.CommitDeadline;
 import com.convplatform.support.GroupCommit;
 import com.convplatform.upload.config.UploadConfig;
 
@@ -84,10 +85,13 @@ public class UploadQuota {
     private final UploadConfig.Quota config;
     private final Counter refusedBytes;
     private final Counter refusedRate;
+    private final CommitDeadline deadline;
     private GroupCommit<Ask, Answer> reservations;
 
-    public UploadQuota(DataSource dataSource, Clock clock, UploadConfig config, MeterRegistry metrics) {
+    public UploadQuota(DataSource dataSource, Clock clock, UploadConfig config, MeterRegistry metrics,
+            CommitDeadline deadline) {
         this.dataSource = dataSource;
+        this.deadline = deadline;
         this.clock = clock;
         this.config = config.quota();
         this.refusedBytes = Counter.builder("upload.quota.refusals").tag("quota", "bytes-per-day")
@@ -104,7 +108,7 @@ public class UploadQuota {
     @PostConstruct
     void start() {
         if (enabled()) {
-            reservations = new GroupCommit<>("upload-quota", 64, this::reserveAll);
+            reservations = new GroupCommit<>("upload-quota", 64, deadline.get(), this::reserveAll);
         }
     }
 

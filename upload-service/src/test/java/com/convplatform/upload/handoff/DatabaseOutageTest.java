@@ -23,6 +23,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import com.convplatform.load.upload.PlatformStubs;
+import com.convplatform.support.GroupCommit;
 import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.RelayedPostgresTestResource;
@@ -59,9 +60,7 @@ class DatabaseOutageTest {
 
     @Test
     void anOutageIsAnsweredCountedAndWarnedOnceAndTheServiceComesBackByItself() throws IOException {
-        given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
-                .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users").then()
-                .statusCode(oneOf(200, 201, 409));
+        registerUser();
         handedOn(upload("before.png").statusCode(200));
 
         try (LogCapture outbox = LogCapture.of(OutboxSender.class.getName(), Level.INFO);
@@ -97,6 +96,47 @@ class DatabaseOutageTest {
         }
         await("the upload accepted after the outage is handed on").atMost(BACKGROUND)
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("/after.png")));
+    }
+
+    /**
+     * A database that stops answering (a partition: the relay holds every byte and closes nothing) holds no upload past
+     * the commit deadline (3 s in this profile). An upload first meets the database at its account's quota (on by
+     * default): the one whose reservation was on its way and the one queued behind it are both answered
+     * DATABASE_UNAVAILABLE (neither body was read; at most the first one's bytes count against the day's quota), keep
+     * no file and are never logged; once the database answers, uploads go on.
+     */
+    @Test
+    void aDatabaseThatStopsAnsweringHoldsNoUploadPastTheCommitDeadline() throws IOException {
+        registerUser();
+        handedOn(upload("before-freeze.png").statusCode(200));
+        long files = storedFiles();
+        try (LogCapture warnings = LogCapture.of(GroupCommit.class.getName(), Level.INFO)) {
+            RelayedPostgresTestResource.relay.freeze();
+            try {
+                for (String name : List.of("held.png", "queued.png")) {
+                    upload(name).statusCode(503).header("Retry-After", "5")
+                            .body("error_code", equalTo("DATABASE_UNAVAILABLE"));
+                }
+                assertEquals(files, storedFiles(), "no file is kept");
+                assertTrue(warnings.messages().stream().anyMatch(m -> m.startsWith("upload-quota: the database has not"
+                        + " answered a commit") && m.contains("platform.database.commit-deadline")),
+                        warnings.messages().toString());
+            } finally {
+                RelayedPostgresTestResource.relay.open();
+            }
+        }
+        await("uploads accepted again").atMost(BACKGROUND)
+                .until(() -> upload("after-freeze.png").extract().statusCode() == 200);
+        await().atMost(BACKGROUND)
+                .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("/after-freeze.png")));
+        assertFalse(PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("/held.png") || e.contains("/queued.png")),
+                "never logged");
+    }
+
+    private static void registerUser() {
+        given().header("Authorization", "Bearer test-operator-key").contentType(ContentType.JSON)
+                .body(Map.of("auth_id", "user42", "business_id", "1001")).post("/admin/v1/users").then()
+                .statusCode(oneOf(200, 201, 409));
     }
 
     private static ValidatableResponse upload(String name) {
