@@ -48,22 +48,29 @@ public final class DailyPartitions {
         return new Partition(table, table + "_p" + NAME.format(day), day);
     }
 
-    /** Makes the partitions of the days from {@code first} to {@code last} that do not exist; how many it made. */
-    public int ensure(Connection c, LocalDate first, LocalDate last) throws SQLException {
+    /** The partitions of the days from {@code first} to {@code last} that do not exist, oldest first. */
+    public List<Partition> missing(Connection c, LocalDate first, LocalDate last) throws SQLException {
         List<String> existing = list(c).stream().map(Partition::name).toList();
-        int made = 0;
+        List<Partition> out = new ArrayList<>();
         for (LocalDate d = first; !d.isAfter(last); d = d.plusDays(1)) {
             Partition p = of(d);
             if (!existing.contains(p.name())) {
-                try (Statement s = c.createStatement()) {
-                    s.execute(
-                            "create table if not exists " + p.name() + " partition of " + table + " for values from ('"
-                                    + p.from() + "') to ('" + p.until() + "')");
-                }
-                made++;
+                out.add(p);
             }
         }
-        return made;
+        return out;
+    }
+
+    /** Makes the partitions of the days from {@code first} to {@code last} that do not exist; how many it made. */
+    public int ensure(Connection c, LocalDate first, LocalDate last) throws SQLException {
+        List<Partition> missing = missing(c, first, last);
+        for (Partition p : missing) {
+            try (Statement s = c.createStatement()) {
+                s.execute("create table if not exists " + p.name() + " partition of " + table + " for values from ('"
+                        + p.from() + "') to ('" + p.until() + "')");
+            }
+        }
+        return missing.size();
     }
 
     /**

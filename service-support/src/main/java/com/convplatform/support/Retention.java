@@ -103,18 +103,30 @@ public final class Retention {
     }
 
     /**
-     * Makes the partitions from yesterday to a week ahead; at start, before any row is written. Under the retention
-     * run's lock, waited for: two replicas starting together would otherwise create the same partition at once, and
-     * one of them fail its start ({@code create table if not exists} is not safe against a concurrent create).
+     * Makes the partitions from yesterday to a week ahead; at start, before any row is written. When they all exist
+     * (every start but a new database's, since each run makes a week ahead), it only reads the catalogue: a replica
+     * that starts while another one's retention run holds the lock does not wait for it (up to lock_timeout, then a
+     * failed start). Otherwise under the retention run's lock, waited for: two replicas starting together would
+     * otherwise create the same partition at once, and one of them fail its start ({@code create table if not exists}
+     * is not safe against a concurrent create).
      */
     public void ensurePartitions() {
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
+        LocalDate first = today.minusDays(1);
+        LocalDate last = today.plusDays(DAYS_AHEAD);
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             c.setAutoCommit(true);
+            boolean allThere = true;
+            for (Table t : tables) {
+                allThere &= t.partitions().missing(c, first, last).isEmpty();
+            }
+            if (allThere) {
+                return;
+            }
             s.execute("select pg_advisory_lock(" + lockKey() + ")");
             try {
                 for (Table t : tables) {
-                    t.partitions().ensure(c, today.minusDays(1), today.plusDays(DAYS_AHEAD));
+                    t.partitions().ensure(c, first, last);
                 }
             } finally {
                 s.execute("select pg_advisory_unlock(" + lockKey() + ")");
@@ -125,7 +137,7 @@ public final class Retention {
     }
 
     /** The advisory lock that one replica at a time holds to change the partitions. */
-    private long lockKey() {
+    long lockKey() {
         return ("retention:" + service).hashCode();
     }
 

@@ -1,6 +1,7 @@
 package com.convplatform.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -81,5 +82,40 @@ class DailyPartitionsTest {
         assertEquals(now.plus(Duration.ofDays(4)).getEpochSecond(),
                 metrics.get("retention.last.run").gauge().value(), 0.5);
         assertEquals(11, metrics.get("retention.partitions").tag("table", "history").gauge().value(), 0.5);
+    }
+
+    /**
+     * A replica that starts while another one's retention run holds the lock reads the catalogue only, when every
+     * partition it needs is there: it does not wait for the run (which, with lock_timeout, failed its start). Its
+     * connections here give up on a lock after a second, so a wait would fail the test, not hang it.
+     */
+    @Test
+    void aStartWhileAnotherReplicaHoldsTheRunsLockGoesOnWhenThePartitionsAreThere() throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            c.createStatement().execute("create table started (at timestamptz not null) partition by range (at)");
+        }
+        org.postgresql.ds.PGSimpleDataSource impatient = (org.postgresql.ds.PGSimpleDataSource) db.dataSource();
+        impatient.setOptions("-c lock_timeout=1s");
+        Retention retention = new Retention("started", impatient, Clock.systemUTC(), new SimpleMeterRegistry(),
+                Duration.ofDays(3), List.of(Retention.Table.of("started")), (c, cutoff) -> {
+                });
+        retention.ensurePartitions(); // a new database: made under the lock
+        try (Connection running = dataSource.getConnection()) {
+            running.createStatement().execute("select pg_advisory_lock(" + retention.lockKey() + ")");
+            retention.ensurePartitions();
+            try (Connection c = dataSource.getConnection()) {
+                c.createStatement().execute("drop table started_p"
+                        + LocalDate.now(ZoneOffset.UTC).plusDays(Retention.DAYS_AHEAD).toString().replace("-", ""));
+            }
+            // one missing: made under the lock, so this start waits for the run, and here gives up after a second
+            IllegalStateException waited = assertThrows(IllegalStateException.class, retention::ensurePartitions);
+            assertTrue(waited.getCause().getMessage().contains("lock timeout"), waited.getCause().getMessage());
+        }
+        retention.ensurePartitions();
+        try (Connection c = dataSource.getConnection()) {
+            assertEquals(List.of(), new DailyPartitions("started").missing(c,
+                    LocalDate.now(ZoneOffset.UTC).minusDays(1),
+                    LocalDate.now(ZoneOffset.UTC).plusDays(Retention.DAYS_AHEAD)));
+        }
     }
 }
