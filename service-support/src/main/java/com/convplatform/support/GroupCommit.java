@@ -34,6 +34,13 @@ public final class GroupCommit<T, R> implements AutoCloseable {
     private record Pending<T, R>(T item, CompletableFuture<R> result, long queuedAt) {
     }
 
+    /** The writer has stopped (the service is stopping): the item was refused, never written. */
+    public static final class Closed extends IllegalStateException {
+        Closed(String name) {
+            super(name + " has stopped (the service is stopping); not written");
+        }
+    }
+
     /** The item was withdrawn unwritten: it waited past the deadline behind a batch the database did not answer. */
     public static final class NotWritten extends IllegalStateException {
         NotWritten(String message) {
@@ -97,7 +104,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
 
     /**
      * Queues the item without waiting; its result completes once its batch has returned. Once closed, it fails at once
-     * (IllegalStateException), so that a caller that does not wait needs no path of its own for a writer that stopped.
+     * ({@link Closed}), so that a caller that does not wait needs no path of its own for a writer that stopped.
      */
     public CompletableFuture<R> queue(T item) {
         try {
@@ -110,7 +117,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
     /** Queues the items together, in order; each one's result completes once its batch has returned. */
     public List<CompletableFuture<R>> submitAll(List<T> items) {
         if (!open) {
-            throw new IllegalStateException("closed");
+            throw new Closed(name);
         }
         List<CompletableFuture<R>> out = new ArrayList<>(items.size());
         List<Pending<T, R>> pending = new ArrayList<>(items.size());

@@ -194,11 +194,12 @@ class GroupCommitTest {
         assertEquals(7, commit.submit(7));
         commit.close();
         assertEquals(List.of(7), written);
-        assertThrows(IllegalStateException.class, () -> commit.submit(8));
+        GroupCommit.Closed refused = assertThrows(GroupCommit.Closed.class, () -> commit.submit(8));
+        assertEquals("test-writer has stopped (the service is stopping); not written", refused.getMessage());
         // a caller that does not wait gets the refusal as its result's failure, never thrown at it
         CompletableFuture<Integer> queued = commit.queue(9);
         assertTrue(queued.isCompletedExceptionally());
-        assertThrows(ExecutionException.class, queued::get);
+        assertInstanceOf(GroupCommit.Closed.class, assertThrows(ExecutionException.class, queued::get).getCause());
         assertEquals(List.of(7), written);
     }
 

@@ -298,7 +298,7 @@ public class DeliveryWorker {
             if (first != null) {
                 LOG.debugf(first, "Recording attempt %d of %s failed once; trying again", r.claimed().attempt(),
                         r.claimed().id());
-                // a recorder that stopped (the service is stopping) fails it again at once: "closed" in the warning
+                // a recorder that stopped (the service is stopping) fails it again at once: "has stopped" in the warning
                 recorder.queue(r).whenComplete((again, second) -> {
                     if (second != null) {
                         LOG.warnf("Recording attempt %d of %s failed (%s); the delivery is attempted again once its"
