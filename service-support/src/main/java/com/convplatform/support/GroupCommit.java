@@ -55,11 +55,11 @@ public final class GroupCommit<T, R> implements AutoCloseable {
     private final String name;
     private final Duration deadline;
     private final WarningPace pace = new WarningPace(Duration.ofSeconds(10));
-    /** The batch being written and since when (nanoTime), published as one; watched only with a deadline. */
+    /** The batch being written and since when (nanoTime), published as one; null between batches. */
     private record Writing<T, R>(List<Pending<T, R>> items, long since) {
     }
 
-    private volatile Writing<T, R> writing = new Writing<>(List.of(), 0);
+    private volatile Writing<T, R> writing;
     private volatile boolean open = true;
 
     /** {@code batch} writes the items in one transaction and returns one result per item, in order. No deadline. */
@@ -177,9 +177,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
                 taken.forEach(p -> p.result.completeExceptionally(t));
             } finally {
                 taken.clear();
-                if (deadline != null) {
-                    writing = new Writing<>(List.of(), 0);
-                }
+                writing = null;
             }
         }
         drainAlone();
@@ -198,7 +196,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
             long now = System.nanoTime();
             int unknown = 0;
             Writing<T, R> current = writing;
-            if (now - current.since > deadlineNanos) {
+            if (current != null && now - current.since > deadlineNanos) {
                 for (Pending<T, R> p : current.items) {
                     if (p.result.completeExceptionally(new LocalTransaction.OutcomeUnknown(name + ": the database did"
                             + " not answer this item's commit within " + deadline + "; it may have been committed"))) {
