@@ -179,6 +179,9 @@ public class ErrorMappers {
         if (databaseUnavailable(e)) {
             return api(databaseDown(e));
         }
+        if (stopping(e)) {
+            return api(stopping());
+        }
         LOG.error("Unexpected failure", e);
         return error(500, "INTERNAL_ERROR", "The request could not be processed; it changed nothing");
     }
@@ -195,6 +198,27 @@ public class ErrorMappers {
         }
         return new ApiException(503, "DATABASE_UNAVAILABLE", "The service cannot reach its database just now; the"
                 + " request changed nothing. Send it again shortly", 5);
+    }
+
+    /**
+     * The refusal of a write that found this replica's writer stopped ({@link GroupCommit.Closed}): the replica is
+     * stopping, which is expected, so it is answered without an error logged. Nothing was written; another replica (or
+     * this one, restarted) takes the request.
+     */
+    public static ApiException stopping() {
+        LOG.debug("A request was refused 503 SERVICE_STOPPING: this replica is stopping");
+        return new ApiException(503, "SERVICE_STOPPING", "This replica of the service is stopping; the request changed"
+                + " nothing. Send it again", 1);
+    }
+
+    /** Whether the failure is a write refused because this replica's writer has stopped. */
+    public static boolean stopping(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof GroupCommit.Closed) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -13,7 +13,6 @@ import com.convplatform.support.ApiError;
 import com.convplatform.support.ApiException;
 import com.convplatform.support.BodyGuard;
 import com.convplatform.support.ErrorMappers;
-import com.convplatform.support.GroupCommit;
 import com.convplatform.support.LocalTransaction;
 import com.convplatform.support.RequestIds;
 import com.convplatform.upload.auth.TokenIdentityProvider;
@@ -197,19 +196,18 @@ public class UploadBody {
     }
 
     /**
-     * The database out of reach: the outage's own answer (ErrorMappers'). The replica stopping: expected, so only
-     * answered. Anything else: an error.
+     * The database out of reach: the outage's own answer (ErrorMappers'). The replica stopping: its own answer
+     * (SERVICE_STOPPING), expected, so not logged as an error. Anything else: QUOTA_UNAVAILABLE and an error.
      */
     private ApiException quotaUnavailable(Throwable cause) {
         // past the commit deadline on its way (OutcomeUnknown): the upload was not read; at most its reservation counts
         if (ErrorMappers.databaseUnavailable(cause) || cause instanceof LocalTransaction.OutcomeUnknown) {
             return ErrorMappers.databaseDown(cause);
         }
-        if (cause instanceof GroupCommit.Closed) {
-            LOG.debug("An upload was refused 503 QUOTA_UNAVAILABLE: this replica is stopping");
-        } else {
-            LOG.errorf(cause, "An upload was refused: its account's quota could not be checked");
+        if (ErrorMappers.stopping(cause)) {
+            return ErrorMappers.stopping();
         }
+        LOG.errorf(cause, "An upload was refused: its account's quota could not be checked");
         return new ApiException(503, "QUOTA_UNAVAILABLE", "The upload quota could not be checked; send this upload"
                 + " again shortly", 5);
     }

@@ -73,8 +73,8 @@ public class UploadResource {
             + " (upload.quota.bytes-per-day) are spent; send it again after Retry-After seconds")
     @APIResponse(responseCode = "503", description = "TOO_MANY_UPLOADS: as many bodies as the service reads at once"
             + " (upload.max-concurrent-bodies, 256) are arriving; DATABASE_UNAVAILABLE: the database is out of reach,"
-            + " nothing changed; QUOTA_UNAVAILABLE: the account's quota could not be checked; send it again after"
-            + " Retry-After seconds; OUTCOME_UNKNOWN: the database did not confirm the upload's"
+            + " nothing changed; SERVICE_STOPPING: this replica is stopping, nothing changed; QUOTA_UNAVAILABLE: the"
+            + " account's quota could not be checked; send it again after Retry-After seconds; OUTCOME_UNKNOWN: the database did not confirm the upload's"
             + " record (the connection was lost, or no answer within platform.database.commit-deadline), it may"
             + " have been logged")
     @APIResponse(responseCode = "413", description = "FILE_TOO_LARGE: The file is larger than the limit of 10 MiB"

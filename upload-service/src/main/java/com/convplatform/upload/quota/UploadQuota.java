@@ -112,8 +112,9 @@ public class UploadQuota {
         }
     }
 
+    /** Stops the quota's writer: from then on every reservation is refused (the replica is stopping). */
     @PreDestroy
-    void stop() {
+    public void stop() {
         if (reservations != null) {
             reservations.close();
         }
