@@ -174,12 +174,7 @@ public class UploadBody {
     private void giveBack(RoutingContext ctx, UploadQuota.Reservation reservation) {
         long used = ctx.response().ended() && ctx.response().getStatusCode() == 200 ? ctx.request().bytesRead() : 0;
         long unused = reservation.bytes() - used;
-        if (unused > 0) {
-            ctx.vertx().executeBlocking(() -> {
-                quota.giveBack(reservation, unused);
-                return null;
-            }, false);
-        }
+        quota.giveBack(reservation, unused);
     }
 
     /** The length the request declares; the body limit for one that declares none (chunked). */

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
@@ -64,12 +65,15 @@ public class UploadQuota {
             + " returning bytes";
     private static final String USAGE = "select bytes, minute, minute_uploads from upload_usage where account_id = ?"
             + " and day = ?";
-    private static final String GIVE_BACK = RELAXED
-            + "update upload_usage set bytes = greatest(bytes - ?, 0) where account_id = ?"
+    private static final String GIVE_BACK = "update upload_usage set bytes = greatest(bytes - ?, 0) where account_id = ?"
             + " and day = ?";
 
     /** What an upload reserved: given back in part or in full once it is answered. */
     public record Reservation(String account, LocalDate day, long bytes) {
+    }
+
+    /** Bytes of a reservation its upload did not use. */
+    record Unused(Reservation reservation, long bytes) {
     }
 
     /** An upload's request for its reservation. */
@@ -87,6 +91,8 @@ public class UploadQuota {
     private final Counter refusedRate;
     private final CommitDeadline deadline;
     private GroupCommit<Ask, Answer> reservations;
+    /** Give-backs, written together on a thread of their own: no upload's thread waits on the database for them. */
+    private GroupCommit<Unused, Void> givingBack;
 
     public UploadQuota(DataSource dataSource, Clock clock, UploadConfig config, MeterRegistry metrics,
             CommitDeadline deadline) {
@@ -109,6 +115,7 @@ public class UploadQuota {
     void start() {
         if (enabled()) {
             reservations = new GroupCommit<>("upload-quota", 64, deadline.get(), this::reserveAll);
+            givingBack = GroupCommit.ofWrites("upload-quota-give-back", 64, this::giveBackAll);
         }
     }
 
@@ -117,6 +124,7 @@ public class UploadQuota {
     public void stop() {
         if (reservations != null) {
             reservations.close();
+            givingBack.close(); // writes the give-backs still queued
         }
     }
 
@@ -280,19 +288,36 @@ public class UploadQuota {
         }
     }
 
-    /** Gives back what an upload reserved and did not use. Blocking; a failure is logged, never thrown. */
+    /**
+     * Gives back {@code unused} bytes of the reservation, without waiting: queued and written with the give-backs of
+     * other uploads in one transaction. A database that does not answer holds only the give-back's own thread, and the
+     * give-backs wait for it (a stopping replica writes those still queued); one that refuses them is warned of, and
+     * those bytes count until the day ends.
+     */
     public void giveBack(Reservation reservation, long unused) {
-        if (unused <= 0) {
-            return;
+        if (unused > 0) {
+            givingBack.queue(new Unused(reservation, unused)).whenComplete((written, failure) -> {
+                if (failure != null) { // the replica stopped before this upload ended
+                    LOG.warnf("%d bytes of account %s's upload quota were not given back (%s); they count until the"
+                            + " day ends", unused, reservation.account(), failure.getMessage());
+                }
+            });
         }
+    }
+
+    private void giveBackAll(List<Unused> unused) {
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
-            try (PreparedStatement s = c.prepareStatement(GIVE_BACK)) {
-                s.setLong(1, unused);
-                s.setString(2, reservation.account());
-                s.setObject(3, reservation.day());
-                s.execute();
+            try (Statement relaxed = c.createStatement(); PreparedStatement s = c.prepareStatement(GIVE_BACK)) {
+                relaxed.execute(RELAXED);
+                for (Unused u : unused) {
+                    s.setLong(1, u.bytes());
+                    s.setString(2, u.reservation().account());
+                    s.setObject(3, u.reservation().day());
+                    s.addBatch();
+                }
+                s.executeBatch();
                 c.commit();
             } catch (SQLException e) {
                 c.rollback();
@@ -301,8 +326,8 @@ public class UploadQuota {
                 c.setAutoCommit(autoCommit);
             }
         } catch (SQLException e) {
-            LOG.warnf(e, "%d bytes of account %s's upload quota could not be given back; they count until the day"
-                    + " ends", unused, reservation.account());
+            LOG.warnf(e, "%d give-backs of upload quota (%d bytes in all) could not be written; those bytes count"
+                    + " until the day ends", unused.size(), unused.stream().mapToLong(Unused::bytes).sum());
         }
     }
 

@@ -4,12 +4,14 @@ import static com.convplatform.upload.message.UploadTest.PNG;
 import static com.convplatform.upload.message.UploadTest.authed;
 import static com.convplatform.upload.message.UploadTest.storedFiles;
 import static io.restassured.RestAssured.given;
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.oneOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -29,6 +31,7 @@ import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.RelayedPostgresTestResource;
 import com.convplatform.upload.PlatformStubsResource;
 import com.convplatform.upload.erasure.Erasures;
+import com.convplatform.upload.quota.UploadQuota;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -53,6 +56,9 @@ class DatabaseOutageTest {
 
     @Inject
     MeterRegistry metrics;
+
+    @Inject
+    UploadQuota quota;
 
     private double failures(String counter) {
         return metrics.get(counter).counter().count();
@@ -131,6 +137,25 @@ class DatabaseOutageTest {
                 .until(() -> PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("/after-freeze.png")));
         assertFalse(PlatformStubs.EVENTS.stream().anyMatch(e -> e.contains("/held.png") || e.contains("/queued.png")),
                 "never logged");
+    }
+
+    /**
+     * What an upload reserved and did not use is given back without waiting for a database that does not answer (no
+     * upload's thread is held by it), and is written once the database answers: nothing given back is lost.
+     */
+    @Test
+    void aGiveBackWaitsForTheDatabaseOnNoUploadsThreadAndIsWrittenOnceItAnswers() throws Exception {
+        String account = "give-back-" + System.nanoTime();
+        UploadQuota.Reservation reserved = quota.reserve(account, 5_000, true).get(BACKGROUND.toSeconds(), SECONDS);
+        assertEquals(5_000, quota.use(account).bytes());
+        RelayedPostgresTestResource.relay.freeze();
+        try {
+            assertTimeoutPreemptively(Duration.ofSeconds(5), () -> quota.giveBack(reserved, 3_000),
+                    "a give-back does not wait for the database");
+        } finally {
+            RelayedPostgresTestResource.relay.open();
+        }
+        await("the give-back written").atMost(BACKGROUND).until(() -> quota.use(account).bytes() == 2_000);
     }
 
     private static void registerUser() {
