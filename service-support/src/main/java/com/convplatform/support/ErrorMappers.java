@@ -171,10 +171,9 @@ public class ErrorMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
-        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-            if (cause instanceof LocalTransaction.OutcomeUnknown unknown) {
-                return outcomeUnknown(unknown);
-            }
+        LocalTransaction.OutcomeUnknown unknown = cause(e, LocalTransaction.OutcomeUnknown.class);
+        if (unknown != null) {
+            return outcomeUnknown(unknown);
         }
         if (databaseUnavailable(e)) {
             return api(databaseDown(e));
@@ -213,12 +212,17 @@ public class ErrorMappers {
 
     /** Whether the failure is a write refused because this replica's writer has stopped. */
     public static boolean stopping(Throwable e) {
+        return cause(e, GroupCommit.Closed.class) != null;
+    }
+
+    /** The failure itself or its first cause of that type; null if none is. */
+    private static <X extends Throwable> X cause(Throwable e, Class<X> type) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof GroupCommit.Closed) {
-                return true;
+            if (type.isInstance(cause)) {
+                return type.cast(cause);
             }
         }
-        return false;
+        return null;
     }
 
     /**
@@ -228,10 +232,10 @@ public class ErrorMappers {
      * waited past its deadline behind a commit the database did not answer ({@link GroupCommit.NotWritten}).
      */
     public static boolean databaseUnavailable(Throwable e) {
+        if (cause(e, GroupCommit.NotWritten.class) != null) {
+            return true;
+        }
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof GroupCommit.NotWritten) {
-                return true;
-            }
             if (cause instanceof java.sql.SQLException sql) {
                 String state = sql.getSQLState() == null ? "" : sql.getSQLState();
                 if (state.startsWith("08") || state.startsWith("57P") || state.equals("55P03")
