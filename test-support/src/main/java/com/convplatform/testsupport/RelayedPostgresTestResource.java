@@ -2,10 +2,15 @@ package com.convplatform.testsupport;
 
 import java.io.IOException;
 import java.net.URI;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
@@ -28,6 +33,29 @@ public class RelayedPostgresTestResource implements QuarkusTestResourceLifecycle
         @Override
         public List<TestResourceEntry> testResources() {
             return List.of(new TestResourceEntry(RelayedPostgresTestResource.class));
+        }
+    }
+
+    /**
+     * Before a freeze: leaves {@code n} live connections idle in the pool. A write made during the freeze then waits on
+     * a connection that the frozen relay holds, as a write on a partitioned network does; without a live idle one (taken
+     * by a background task just then, or closed by an earlier test's outage) it would wait for a new connection instead,
+     * which the freeze holds until the pool's acquisition time-out (1 s here), and be refused before any commit started.
+     */
+    public static void liveConnections(AgroalDataSource pool, int n) throws SQLException {
+        pool.flush(AgroalDataSource.FlushMode.GRACEFUL); // an earlier outage's closed connections
+        List<Connection> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                held.add(pool.getConnection());
+                try (Statement s = held.get(i).createStatement()) {
+                    s.execute("select 1");
+                }
+            }
+        } finally {
+            for (Connection c : held) {
+                c.close();
+            }
         }
     }
 

@@ -28,6 +28,7 @@ import com.convplatform.testsupport.LogCapture;
 import com.convplatform.testsupport.ManagementInterface;
 import com.convplatform.testsupport.RelayedPostgresTestResource;
 
+import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -46,6 +47,9 @@ import io.restassured.response.ValidatableResponse;
 @TestProfile(RelayedPostgresTestResource.Profile.class)
 @QuarkusTestResource(HookPlatformResource.class)
 class DatabaseOutageTest {
+    @Inject
+    AgroalDataSource pool;
+
     @Inject
     MeterRegistry metrics;
 
@@ -99,8 +103,9 @@ class DatabaseOutageTest {
      * (it is in fact stored once the database answers), the one queued behind it DATABASE_UNAVAILABLE (never stored).
      */
     @Test
-    void aDatabaseThatStopsAnsweringHoldsNoRequestPastTheCommitDeadline() {
+    void aDatabaseThatStopsAnsweringHoldsNoRequestPastTheCommitDeadline() throws Exception {
         String account = account();
+        RelayedPostgresTestResource.liveConnections(pool, 4);
         intake(event(account, 1), 202);
         try (LogCapture warnings = LogCapture.of(GroupCommit.class.getName(), Level.INFO)) {
             RelayedPostgresTestResource.relay.freeze();

@@ -33,6 +33,7 @@ import com.convplatform.upload.PlatformStubsResource;
 import com.convplatform.upload.erasure.Erasures;
 import com.convplatform.upload.quota.UploadQuota;
 
+import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -59,6 +60,9 @@ class DatabaseOutageTest {
 
     @Inject
     UploadQuota quota;
+
+    @Inject
+    AgroalDataSource pool;
 
     private double failures(String counter) {
         return metrics.get(counter).counter().count();
@@ -112,9 +116,10 @@ class DatabaseOutageTest {
      * no file and are never logged; once the database answers, uploads go on.
      */
     @Test
-    void aDatabaseThatStopsAnsweringHoldsNoUploadPastTheCommitDeadline() throws IOException {
+    void aDatabaseThatStopsAnsweringHoldsNoUploadPastTheCommitDeadline() throws Exception {
         registerUser();
         handedOn(upload("before-freeze.png").statusCode(200));
+        RelayedPostgresTestResource.liveConnections(pool, 4);
         long files = storedFiles();
         try (LogCapture warnings = LogCapture.of(GroupCommit.class.getName(), Level.INFO)) {
             RelayedPostgresTestResource.relay.freeze();
@@ -146,6 +151,7 @@ class DatabaseOutageTest {
     @Test
     void aGiveBackWaitsForTheDatabaseOnNoUploadsThreadAndIsWrittenOnceItAnswers() throws Exception {
         String account = "give-back-" + System.nanoTime();
+        RelayedPostgresTestResource.liveConnections(pool, 4);
         UploadQuota.Reservation reserved = quota.reserve(account, 5_000, true).get(BACKGROUND.toSeconds(), SECONDS);
         assertEquals(5_000, quota.use(account).bytes());
         RelayedPostgresTestResource.relay.freeze();
